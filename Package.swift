@@ -1,0 +1,98 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strictSwift6: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Courier",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "RadarCore", targets: ["RadarCore"]),
+        .library(name: "RadarAPI", targets: ["RadarAPI"]),
+        .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
+        .executable(name: "courier", targets: ["CourierCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "Courier",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .target(
+            name: "CourierAsyncHTTPClient",
+            dependencies: [
+                "Courier",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .target(
+            name: "CourierURLSession",
+            dependencies: ["Courier", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictSwift6
+        ),
+        .target(
+            name: "CourierTesting",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .target(name: "RadarCore", swiftSettings: strictSwift6),
+        .target(name: "RadarAPI", dependencies: ["Courier", "RadarCore"], swiftSettings: strictSwift6),
+        .target(
+            name: "ReferenceServer",
+            dependencies: [
+                "RadarCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .executableTarget(
+            name: "CourierCLI",
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierTesting", "RadarCore", "RadarAPI", "ReferenceServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: [
+                "Courier", "CourierTesting", "CourierAsyncHTTPClient", "CourierURLSession",
+                "RadarCore", "RadarAPI", "ReferenceServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

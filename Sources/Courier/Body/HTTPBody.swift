@@ -1,0 +1,236 @@
+public import Foundation
+import Synchronization
+
+/// The bytes of a request or response body, delivered as an asynchronous sequence of chunks.
+///
+/// A body knows two things every stage of the chain needs:
+/// - its ``length``, when known up front (it becomes `Content-Length`);
+/// - its ``iterationBehavior``: whether it can be read more than once. Retry, redirects,
+///   the authentication replay and the offline queue only resend bodies that are
+///   ``IterationBehavior/multiple``.
+///
+/// A single-use body that is iterated twice throws ``HTTPBody/AlreadyConsumedError``
+/// instead of silently sending nothing.
+///
+/// ```swift
+/// let fixed = HTTPBody(Data("hello".utf8))           // replayable
+/// let streamed = HTTPBody(stream, length: .known(5_242_880)) // single-use
+/// let bytes = try await streamed.collect(upTo: 8 << 20)
+/// ```
+public struct HTTPBody: AsyncSequence, Sendable {
+    /// One chunk of the body.
+    public typealias Element = Data
+    /// The error type of iteration: any error the underlying source throws.
+    public typealias Failure = any Error
+
+    /// Whether the body is known to have a given number of bytes.
+    public enum Length: Sendable, Hashable {
+        /// The length is not known until the body has been read.
+        case unknown
+        /// The body has exactly this many bytes.
+        case known(Int64)
+    }
+
+    /// Whether a body can be iterated more than once.
+    public enum IterationBehavior: Sendable, Hashable {
+        /// The body can be read once; a second read throws ``HTTPBody/AlreadyConsumedError``.
+        case single
+        /// The body can be read any number of times (for example, bytes in memory).
+        case multiple
+    }
+
+    /// Thrown when a single-use body is iterated a second time.
+    public struct AlreadyConsumedError: Error, CustomStringConvertible, Sendable {
+        /// A description for logs.
+        public var description: String { "a single-use HTTP body was iterated more than once" }
+    }
+
+    /// Thrown by ``collect(upTo:)`` when the body holds more bytes than allowed.
+    public struct TooManyBytesError: Error, CustomStringConvertible, Sendable {
+        /// The limit that was exceeded.
+        public let maxBytes: Int
+        /// A description for logs.
+        public var description: String { "the body exceeded the limit of \(maxBytes) bytes" }
+    }
+
+    private enum Source: Sendable {
+        case buffer(Data)
+        case sequence(@Sendable () -> ErasedIterator)
+    }
+
+    private let source: Source
+    private let consumed: Consumption
+
+    /// The body's length, when known.
+    public let length: Length
+
+    /// Whether the body can be iterated more than once.
+    public let iterationBehavior: IterationBehavior
+
+    /// A body of bytes held in memory. It can be read any number of times.
+    /// - Parameter data: The body's bytes.
+    public init(_ data: Data) {
+        self.source = .buffer(data)
+        self.length = .known(Int64(data.count))
+        self.iterationBehavior = .multiple
+        self.consumed = Consumption()
+    }
+
+    /// A body of UTF-8 text held in memory.
+    /// - Parameter string: The text.
+    public init(_ string: String) {
+        self.init(Data(string.utf8))
+    }
+
+    /// A body read from an asynchronous sequence of chunks.
+    /// - Parameters:
+    ///   - sequence: The chunks, in order.
+    ///   - length: The total length, when known.
+    ///   - iterationBehavior: `.multiple` only if iterating `sequence` again yields the same bytes.
+    public init<Chunks: AsyncSequence & Sendable>(
+        _ sequence: Chunks,
+        length: Length = .unknown,
+        iterationBehavior: IterationBehavior = .single
+    ) where Chunks.Element == Data {
+        self.source = .sequence { ErasedIterator(sequence.makeAsyncIterator()) }
+        self.length = length
+        self.iterationBehavior = iterationBehavior
+        self.consumed = Consumption()
+    }
+
+    /// The bytes, when the body is held in memory; `nil` for streamed bodies.
+    ///
+    /// Transports use this to send a fixed body without iterating it.
+    public var bufferedData: Data? {
+        if case .buffer(let data) = source { return data }
+        return nil
+    }
+
+    /// Whether the body may be sent again by retry, redirect or replay.
+    public var isReplayable: Bool { iterationBehavior == .multiple }
+
+    /// Makes an iterator over the body's chunks.
+    ///
+    /// For a single-use body, the second iterator throws ``AlreadyConsumedError`` on first use.
+    public func makeAsyncIterator() -> Iterator {
+        let firstUse = consumed.markUsed()
+        if iterationBehavior == .single && !firstUse {
+            return Iterator(state: .failed(AlreadyConsumedError()))
+        }
+        switch source {
+        case .buffer(let data):
+            return Iterator(state: .buffer(data.isEmpty ? nil : data))
+        case .sequence(let makeIterator):
+            return Iterator(state: .sequence(makeIterator()))
+        }
+    }
+
+    /// Reads the whole body into memory.
+    /// - Parameter maxBytes: The most bytes accepted.
+    /// - Returns: All the body's bytes.
+    /// - Throws: ``TooManyBytesError`` past `maxBytes` (checked against a known length before
+    ///   anything is read), ``AlreadyConsumedError``, or the source's error.
+    public func collect(upTo maxBytes: Int) async throws -> Data {
+        if case .known(let count) = length, count > Int64(maxBytes) {
+            throw TooManyBytesError(maxBytes: maxBytes)
+        }
+        if case .buffer(let data) = source, iterationBehavior == .multiple {
+            return data
+        }
+        var result = Data()
+        if case .known(let count) = length { result.reserveCapacity(Int(count)) }
+        for try await chunk in self {
+            if result.count + chunk.count > maxBytes {
+                throw TooManyBytesError(maxBytes: maxBytes)
+            }
+            result.append(chunk)
+        }
+        return result
+    }
+
+    /// Reads at most `maxBytes` from the start of the body, ignoring errors: for error
+    /// reports, where a partial body is better than none.
+    /// - Parameter maxBytes: The most bytes read.
+    /// - Returns: The bytes read before the limit, the end, or an error.
+    public func prefix(upTo maxBytes: Int) async -> Data {
+        var result = Data()
+        do {
+            for try await chunk in self {
+                result.append(chunk.prefix(maxBytes - result.count))
+                if result.count >= maxBytes { break }
+            }
+        } catch {
+            return result
+        }
+        return result
+    }
+
+    /// An iterator over a body's chunks.
+    public struct Iterator: AsyncIteratorProtocol {
+        fileprivate enum State {
+            case buffer(Data?)
+            case sequence(ErasedIterator)
+            case failed(any Error)
+            case finished
+        }
+
+        fileprivate var state: State
+
+        /// The next chunk, or `nil` at the end of the body.
+        public mutating func next() async throws -> Data? {
+            switch state {
+            case .buffer(let data):
+                state = .finished
+                return data
+            case .sequence(let iterator):
+                let chunk = try await iterator.next()
+                if chunk == nil { state = .finished }
+                return chunk
+            case .failed(let error):
+                state = .finished
+                throw error
+            case .finished:
+                return nil
+            }
+        }
+    }
+}
+
+/// Remembers whether a body has been iterated.
+///
+/// A `final class` shared by the copies of one ``HTTPBody``; the `Mutex` makes it `Sendable`.
+private final class Consumption: Sendable {
+    private let used = Mutex(false)
+
+    /// Marks the body used; returns `true` the first time.
+    func markUsed() -> Bool {
+        used.withLock { used in
+            defer { used = true }
+            return !used
+        }
+    }
+}
+
+/// Type-erases an async iterator behind a class so ``HTTPBody/Iterator`` stays a value.
+///
+/// An iterator is used by one task at a time, as `AsyncIteratorProtocol` requires; the
+/// class is not `Sendable` and never crosses tasks.
+fileprivate final class ErasedIterator {
+    private let nextChunk: () async throws -> Data?
+
+    init<I: AsyncIteratorProtocol>(_ iterator: I) where I.Element == Data {
+        var iterator = iterator
+        self.nextChunk = { try await iterator.next() }
+    }
+
+    func next() async throws -> Data? {
+        try await nextChunk()
+    }
+}
+
+extension HTTPBody: ExpressibleByStringLiteral {
+    /// A body of UTF-8 text, written as a literal.
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+}

@@ -1,0 +1,79 @@
+public import HTTPTypes
+
+/// A step in the chain between the client and the transport.
+///
+/// Every call passes through one chain, built once when the ``APIClient`` is made, in
+/// this fixed order:
+///
+/// 1. **Application middleware** (``ClientConfiguration/middleware``): runs once per call.
+///    It may short-circuit (answer without calling `next`) or call `next` more than once.
+/// 2. Built-in stages, each in its place: dedup of identical GETs, the cache, the offline
+///    queue, retry, authentication. (They arrive with the issues that add them; the chain
+///    keeps their order.)
+/// 3. **Network middleware** (``ClientConfiguration/networkMiddleware``): runs once per
+///    attempt, so it sees retries and replays one by one. It must call `next` exactly once;
+///    the chain throws ``CourierError/Code/invalidRequest`` when it does not.
+/// 4. The ``Transport``.
+///
+/// Middleware see swift-http-types values, never an engine's types.
+///
+/// ```swift
+/// struct TraceHeader: Middleware {
+///     func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext,
+///                    next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+///         var request = request
+///         request.headerFields[.init("X-Trace")!] = context.requestID
+///         return try await next(request, body, context)
+///     }
+/// }
+/// ```
+public protocol Middleware: Sendable {
+    /// Passes a request to the rest of the chain.
+    typealias Next = @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody?)
+
+    /// Handles one request.
+    /// - Parameters:
+    ///   - request: The request so far.
+    ///   - body: Its body, if any. Pass a single-use body on at most once.
+    ///   - context: Per-call information shared by every step.
+    ///   - next: The rest of the chain.
+    /// - Returns: The response for this request.
+    /// - Throws: Any error; the client reports it as a ``CourierError``.
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?)
+}
+
+/// A middleware made from a closure, for one-off hooks.
+///
+/// ```swift
+/// let stamp = ClosureMiddleware { request, body, context, next in
+///     var request = request
+///     request.headerFields[.init("X-App-Version")!] = "1.4"
+///     return try await next(request, body, context)
+/// }
+/// ```
+public struct ClosureMiddleware: Middleware {
+    private let handler: @Sendable (HTTPRequest, HTTPBody?, RequestContext, Next) async throws -> (HTTPResponse, HTTPBody?)
+
+    /// Makes a middleware from a closure with the same shape as ``Middleware/intercept(_:body:context:next:)``.
+    /// - Parameter handler: The closure.
+    public init(
+        _ handler: @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext, Next) async throws -> (HTTPResponse, HTTPBody?)
+    ) {
+        self.handler = handler
+    }
+
+    /// Calls the closure.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await handler(request, body, context, next)
+    }
+}

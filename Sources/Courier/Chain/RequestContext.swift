@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// Per-call information that travels with a request through every middleware and the transport.
+///
+/// The client makes one context per call. Stages that act per attempt (retry) pass a copy
+/// with a new ``attempt``; everything else reads it.
+public struct RequestContext: Sendable {
+    /// A short, unique id for the call, sent as `X-Request-ID` by ``DefaultHeadersMiddleware``
+    /// and shown in logs.
+    public var requestID: String
+
+    /// The endpoint's name for logs and metrics (``Request/name``), or the method and path.
+    public var endpoint: String
+
+    /// The request's options: timeout, authentication, queueing, idempotency.
+    public var options: RequestOptions
+
+    /// Which attempt this is, starting at 1.
+    public var attempt: Int
+
+    /// When the call as a whole must be finished, if it has a deadline.
+    public var deadline: ContinuousClock.Instant?
+
+    /// Counters shared by every attempt of the call, read back into ``ResponseMetrics``.
+    public let record: CallRecord
+
+    /// Makes a context.
+    /// - Parameters:
+    ///   - requestID: The call's id; a random one by default.
+    ///   - endpoint: The endpoint's name.
+    ///   - options: The request's options.
+    ///   - attempt: The attempt number.
+    ///   - deadline: The call's overall deadline.
+    public init(
+        requestID: String = RequestContext.makeRequestID(),
+        endpoint: String,
+        options: RequestOptions = RequestOptions(),
+        attempt: Int = 1,
+        deadline: ContinuousClock.Instant? = nil
+    ) {
+        self.requestID = requestID
+        self.endpoint = endpoint
+        self.options = options
+        self.attempt = attempt
+        self.deadline = deadline
+        self.record = CallRecord()
+    }
+
+    /// The latest instant this attempt may run until: the per-attempt timeout from now,
+    /// bounded by the call's ``deadline``. `nil` when neither is set.
+    public var attemptDeadline: ContinuousClock.Instant? {
+        let fromTimeout = options.timeout.map { ContinuousClock.now.advanced(by: $0) }
+        switch (fromTimeout, deadline) {
+        case let (timeout?, deadline?): return min(timeout, deadline)
+        case let (timeout?, nil): return timeout
+        case let (nil, deadline?): return deadline
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Makes a random 16-character request id.
+    public static func makeRequestID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        return String((0..<16).map { _ in alphabet[Int(generator.next(upperBound: UInt(alphabet.count)))] })
+    }
+}
+
+/// Counters for one call, shared by all its attempts.
+///
+/// A `final class` whose state sits in an `Atomic`, which makes it `Sendable`.
+public final class CallRecord: Sendable {
+    private let transportCalls = Atomic<Int>(0)
+
+    /// Makes an empty record.
+    public init() {}
+
+    /// Counts one request handed to the transport.
+    public func countTransportCall() {
+        transportCalls.add(1, ordering: .relaxed)
+    }
+
+    /// How many times the call reached the transport.
+    public var transportCallCount: Int {
+        transportCalls.load(ordering: .relaxed)
+    }
+}

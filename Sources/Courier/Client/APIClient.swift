@@ -1,0 +1,229 @@
+public import Foundation
+public import HTTPTypes
+
+/// Sends typed ``Request`` values through the middleware chain and a ``Transport``.
+///
+/// Make one client per API and share it; it is `Sendable` and keeps no per-call state.
+/// The chain is built once, here, in the order ``Middleware`` documents.
+///
+/// ```swift
+/// let client = APIClient(
+///     configuration: ClientConfiguration(baseURL: URL(string: "https://api.example.com")!),
+///     transport: AsyncHTTPClientTransport()
+/// )
+/// let user: User = try await client.value(for: Request(path: "/users/42"))
+/// ```
+///
+/// Every failure is thrown as a ``CourierError``. Cancelling the calling task cancels the
+/// request in the transport.
+public final class APIClient: Sendable {
+    /// The configuration the client was made with.
+    public let configuration: ClientConfiguration
+    /// The engine that sends requests.
+    public let transport: any Transport
+    private let chain: MiddlewareChain
+
+    /// Makes a client.
+    /// - Parameters:
+    ///   - configuration: Base URL, middleware, timeouts, limits and coders.
+    ///   - transport: The engine.
+    public init(configuration: ClientConfiguration, transport: any Transport) {
+        self.configuration = configuration
+        self.transport = transport
+        self.chain = MiddlewareChain(
+            application: configuration.middleware,
+            stages: [RedirectStage(policy: configuration.redirectPolicy)],
+            network: configuration.networkMiddleware,
+            transport: transport
+        )
+    }
+
+    /// Makes a client with the default configuration for a base URL.
+    /// - Parameters:
+    ///   - baseURL: The URL request paths are relative to.
+    ///   - transport: The engine.
+    public convenience init(baseURL: URL, transport: any Transport) {
+        self.init(configuration: ClientConfiguration(baseURL: baseURL), transport: transport)
+    }
+
+    // MARK: - Sending
+
+    /// Sends a request and decodes its JSON body.
+    /// - Parameter request: The request.
+    /// - Returns: The decoded value with the response it came from.
+    /// - Throws: ``CourierError``: a non-success status, a transport failure, a body past the
+    ///   size limit, or ``CourierError/Code/decodingFailed`` with the coding path.
+    public func send<Value: Decodable>(_ request: Request<Value>) async throws -> Response<Value> {
+        try await receive(request) { data, _ in
+            let decoder = request.decoder ?? configuration.decoder
+            return try decoder.decode(Value.self, from: data)
+        }
+    }
+
+    /// Sends a request and returns its raw body.
+    /// - Parameter request: The request.
+    /// - Returns: The body's bytes with the response.
+    /// - Throws: ``CourierError``.
+    public func send(_ request: Request<Data>) async throws -> Response<Data> {
+        try await receive(request) { data, _ in data }
+    }
+
+    /// Sends a request and returns its body as UTF-8 text.
+    /// - Parameter request: The request.
+    /// - Returns: The text with the response.
+    /// - Throws: ``CourierError``; ``CourierError/Code/decodingFailed`` if the body is not UTF-8.
+    public func send(_ request: Request<String>) async throws -> Response<String> {
+        try await receive(request) { data, _ in
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the body is not UTF-8 text"))
+            }
+            return text
+        }
+    }
+
+    /// Sends a request whose response body does not matter (204, or a body to ignore).
+    /// - Parameter request: The request.
+    /// - Returns: The response, with an empty value.
+    /// - Throws: ``CourierError``.
+    @discardableResult
+    public func send(_ request: Request<Void>) async throws -> Response<Void> {
+        try await receive(request) { _, _ in () }
+    }
+
+    /// Sends a request and returns just the decoded value.
+    /// - Parameter request: The request.
+    /// - Returns: The decoded value.
+    /// - Throws: ``CourierError``.
+    public func value<Value: Decodable>(for request: Request<Value>) async throws -> Value {
+        try await send(request).value
+    }
+
+    /// Sends a request and returns just the raw body.
+    /// - Parameter request: The request.
+    /// - Returns: The body's bytes.
+    /// - Throws: ``CourierError``.
+    public func value(for request: Request<Data>) async throws -> Data {
+        try await send(request).value
+    }
+
+    /// Sends a request and returns just the body as text.
+    /// - Parameter request: The request.
+    /// - Returns: The text.
+    /// - Throws: ``CourierError``.
+    public func value(for request: Request<String>) async throws -> String {
+        try await send(request).value
+    }
+
+    /// Sends a request and returns its body as a stream, without reading it or limiting its size.
+    ///
+    /// Use it for large downloads. A non-success status is thrown as a ``CourierError``
+    /// before the body is handed over.
+    /// - Parameter request: The request.
+    /// - Returns: The response head and its body (empty if the response had none).
+    /// - Throws: ``CourierError``.
+    public func stream<Value>(_ request: Request<Value>) async throws -> (HTTPResponse, HTTPBody) {
+        let call = try prepare(request)
+        do {
+            let (response, body) = try await chain.entry(call.request, call.body, call.context)
+            try await validate(response, body: body, context: call.context)
+            return (response, body ?? HTTPBody(Data()))
+        } catch {
+            throw ErrorMapping.courierError(from: error, request: call.request)
+        }
+    }
+
+    // MARK: - The call
+
+    private struct PreparedCall {
+        var request: HTTPRequest
+        var body: HTTPBody?
+        var context: RequestContext
+    }
+
+    private func receive<Value>(
+        _ request: Request<Value>,
+        decode: (Data, HTTPResponse) throws -> Value
+    ) async throws -> Response<Value> {
+        let started = ContinuousClock.now
+        let call = try prepare(request)
+        do {
+            let (response, body) = try await chain.entry(call.request, call.body, call.context)
+            try await validate(response, body: body, context: call.context)
+            let limit = call.context.options.maxResponseBytes ?? configuration.maxResponseBytes
+            let data = try await body?.collect(upTo: limit) ?? Data()
+            let value: Value
+            do {
+                value = try decode(data, response)
+            } catch {
+                throw ErrorMapping.decodingError(error, data: data, response: response)
+            }
+            let metrics = ResponseMetrics(
+                duration: ContinuousClock.now - started,
+                bytesSent: call.body.flatMap { body in
+                    if case .known(let count) = body.length { return count }
+                    return nil
+                },
+                bytesReceived: data.count,
+                attempts: call.context.record.transportCallCount
+            )
+            return Response(value: value, http: response, data: data, metrics: metrics)
+        } catch {
+            throw ErrorMapping.courierError(from: error, request: call.request)
+        }
+    }
+
+    /// Turns a ``Request`` into an `HTTPRequest`, its body and a context.
+    private func prepare<Value>(_ request: Request<Value>) throws -> PreparedCall {
+        let target: RequestTarget
+        let body: HTTPBody?
+        do {
+            target = try RequestTarget.make(baseURL: configuration.baseURL, path: request.path, query: request.query)
+            body = try request.body?.makeBody(encoder: request.encoder ?? configuration.encoder)
+        } catch let error as CourierError {
+            var error = error
+            error.method = request.method
+            error.url = Redaction.redactedURL(request.path)
+            throw error
+        } catch {
+            var wrapped = CourierError(code: .invalidRequest, message: "the request body could not be encoded", underlying: error)
+            wrapped.method = request.method
+            wrapped.url = Redaction.redactedURL(request.path)
+            throw wrapped
+        }
+
+        var fields = request.headers
+        if let contentType = request.body?.contentType, fields[.contentType] == nil {
+            fields[.contentType] = contentType
+        }
+        if let key = request.options.idempotencyKey, fields[.idempotencyKey] == nil {
+            fields[.idempotencyKey] = key
+        }
+        let httpRequest = HTTPRequest(
+            method: request.method,
+            scheme: target.scheme,
+            authority: target.authority,
+            path: target.pathAndQuery,
+            headerFields: fields
+        )
+
+        var options = request.options
+        options.timeout = options.timeout ?? configuration.timeout
+        options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
+        let context = RequestContext(endpoint: request.endpointName, options: options)
+        return PreparedCall(request: httpRequest, body: body, context: context)
+    }
+
+    /// Throws a ``CourierError`` for a status the configuration does not accept.
+    private func validate(_ response: HTTPResponse, body: HTTPBody?, context: RequestContext) async throws {
+        guard !configuration.acceptsStatus(response.status) else { return }
+        let snippetData = await body?.prefix(upTo: 64 << 10) ?? Data()
+        throw ErrorMapping.statusError(response, body: snippetData)
+    }
+}
+
+extension HTTPField.Name {
+    /// `Idempotency-Key`: makes a write safe to repeat.
+    public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    /// `X-Request-ID`: a call's id, for correlating logs.
+    public static let requestID = HTTPField.Name("X-Request-ID")!
+}

@@ -1,0 +1,58 @@
+public import Foundation
+public import HTTPTypes
+
+/// Everything an ``APIClient`` is made from. Values only: no engine, no globals.
+public struct ClientConfiguration: Sendable {
+    /// The URL that request paths are relative to, such as `https://api.example.com/v1`.
+    public var baseURL: URL
+    /// Application middleware: runs once per call, first in the chain.
+    public var middleware: [any Middleware]
+    /// Network middleware: runs once per attempt, just before the transport.
+    public var networkMiddleware: [any Middleware]
+    /// The default per-attempt timeout; a request's ``RequestOptions/timeout`` overrides it.
+    public var timeout: Duration?
+    /// The most body bytes read for a decoded call (4 MiB by default); a request's
+    /// ``RequestOptions/maxResponseBytes`` overrides it.
+    public var maxResponseBytes: Int
+    /// Encodes request bodies unless the request brings its own encoder.
+    public var encoder: JSONEncoder
+    /// Decodes response bodies unless the request brings its own decoder.
+    public var decoder: JSONDecoder
+    /// Which redirects are followed; credentials never cross to another origin.
+    public var redirectPolicy: RedirectPolicy
+    /// Which statuses count as success; others become a ``CourierError``. 2xx by default.
+    public var acceptsStatus: @Sendable (HTTPResponse.Status) -> Bool
+
+    /// Makes a configuration.
+    /// - Parameters:
+    ///   - baseURL: The URL request paths are relative to.
+    ///   - middleware: Application middleware, in order. By default, ``DefaultHeadersMiddleware``
+    ///     and ``MetricsMiddleware``.
+    ///   - networkMiddleware: Network middleware, in order. Add a ``LoggingMiddleware`` here to
+    ///     log each attempt.
+    ///   - timeout: The default per-attempt timeout (60 seconds).
+    ///   - maxResponseBytes: The most body bytes read for a decoded call.
+    ///   - redirectPolicy: Which redirects are followed.
+    ///   - encoder: The JSON encoder; ``JSONCoding/makeEncoder()`` by default.
+    ///   - decoder: The JSON decoder; ``JSONCoding/makeDecoder()`` by default.
+    public init(
+        baseURL: URL,
+        middleware: [any Middleware] = [DefaultHeadersMiddleware(), MetricsMiddleware()],
+        networkMiddleware: [any Middleware] = [],
+        timeout: Duration? = .seconds(60),
+        maxResponseBytes: Int = 4 << 20,
+        redirectPolicy: RedirectPolicy = .default,
+        encoder: JSONEncoder = JSONCoding.makeEncoder(),
+        decoder: JSONDecoder = JSONCoding.makeDecoder()
+    ) {
+        self.baseURL = baseURL
+        self.middleware = middleware
+        self.networkMiddleware = networkMiddleware
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.redirectPolicy = redirectPolicy
+        self.encoder = encoder
+        self.decoder = decoder
+        self.acceptsStatus = { $0.kind == .successful }
+    }
+}

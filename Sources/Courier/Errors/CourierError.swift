@@ -1,0 +1,160 @@
+import Foundation
+public import HTTPTypes
+
+/// The one error type Courier throws.
+///
+/// Switch on ``code`` to decide what to do; read the context (``method``, ``url``,
+/// ``status``, ``bodySnippet``, ``serverMessage``, ``codingPath``, ``underlying``) to
+/// debug. The URL and headers held here are already redacted: they are safe to log.
+///
+/// ```swift
+/// do {
+///     let radar = try await client.value(for: RadarEndpoints.get(id: id))
+/// } catch let error as CourierError {
+///     switch error.code {
+///     case .notFound: showMissing()
+///     case .unauthorized: signIn()
+///     default: show(error.userFacing)
+///     }
+/// }
+/// ```
+public struct CourierError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public var code: Code
+    /// A sentence for developers, naming what failed.
+    public var message: String
+    /// The request's method, when known.
+    public var method: HTTPRequest.Method?
+    /// The request's URL with secrets redacted, when known.
+    public var url: String?
+    /// The response's status, when a response arrived.
+    public var status: HTTPResponse.Status?
+    /// The response's header fields with secrets redacted, when a response arrived.
+    public var headers: HTTPFields?
+    /// The start of the response body (at most ``CourierError/snippetLimit`` bytes, as text).
+    public var bodySnippet: String?
+    /// The server's own explanation, read from a JSON error body (`message`, `error` or `detail`).
+    public var serverMessage: String?
+    /// The server's machine-readable error code, read from a JSON error body's `code`.
+    public var serverCode: String?
+    /// For ``Code/decodingFailed``: where in the JSON decoding failed, such as `items[1].id`.
+    public var codingPath: String?
+    /// For ``Code/rateLimited`` and server errors: how long the server asked us to wait.
+    public var retryAfter: Duration?
+    /// The error this one wraps, if any.
+    public var underlying: (any Error)?
+
+    /// The most body bytes kept in ``bodySnippet``.
+    public static let snippetLimit = 1_024
+
+    /// Makes an error.
+    /// - Parameters:
+    ///   - code: What went wrong.
+    ///   - message: A sentence for developers.
+    ///   - underlying: The error this one wraps.
+    public init(code: Code, message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// Whether trying the same request again might succeed: transport failures other than
+    /// cancellation, 408, 429 and 5xx other than 501 and 505.
+    public var isRetryable: Bool {
+        switch code {
+        case .offline, .timedOut, .cannotConnect, .connectionLost, .rateLimited:
+            return true
+        case .serverError:
+            guard let status else { return true }
+            return ![501, 505].contains(status.code)
+        case .clientError:
+            return status?.code == 408
+        default:
+            return false
+        }
+    }
+
+    /// A one-line description with the code, the request and the status.
+    public var description: String {
+        var parts = ["CourierError.\(code): \(message)"]
+        if let method, let url { parts.append("(\(method.rawValue) \(url))") }
+        if let status { parts.append("status \(status.code)") }
+        if let serverMessage { parts.append("server said: \(serverMessage)") }
+        if let codingPath { parts.append("at \(codingPath)") }
+        if let underlying { parts.append("underlying: \(underlying)") }
+        return parts.joined(separator: " ")
+    }
+}
+
+extension CourierError {
+    /// What went wrong, as a value users can switch on.
+    ///
+    /// A struct with static members rather than an enum, so that later versions can add
+    /// codes without breaking a user's exhaustive `switch`; always include a `default:`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String, Hashable, Sendable {
+            case invalidRequest, offline, timedOut, cannotConnect, connectionLost, cancelled
+            case transportFailed, invalidResponse, unauthorized, forbidden, notFound
+            case rateLimited, clientError, serverError, decodingFailed, responseTooLarge
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) { self.kind = kind }
+
+        /// The code's name.
+        public var description: String { kind.rawValue }
+
+        /// The request could not be built or sent as given (bad path, body, header or middleware).
+        public static let invalidRequest = Code(.invalidRequest)
+        /// The device has no network.
+        public static let offline = Code(.offline)
+        /// The request took longer than its timeout or deadline.
+        public static let timedOut = Code(.timedOut)
+        /// No connection could be made (refused, unknown host, unreachable).
+        public static let cannotConnect = Code(.cannotConnect)
+        /// The connection broke before the response was complete (reset, closed, truncated body).
+        public static let connectionLost = Code(.connectionLost)
+        /// The calling task was cancelled.
+        public static let cancelled = Code(.cancelled)
+        /// Another transport failure (TLS, protocol, engine errors).
+        public static let transportFailed = Code(.transportFailed)
+        /// The server's answer could not be read as HTTP (bad headers, bad framing).
+        public static let invalidResponse = Code(.invalidResponse)
+        /// 401: the credential is missing, wrong or expired.
+        public static let unauthorized = Code(.unauthorized)
+        /// 403: the credential is valid but not allowed to do this.
+        public static let forbidden = Code(.forbidden)
+        /// 404: no such resource.
+        public static let notFound = Code(.notFound)
+        /// 429: too many requests; see ``CourierError/retryAfter``.
+        public static let rateLimited = Code(.rateLimited)
+        /// Another 4xx status.
+        public static let clientError = Code(.clientError)
+        /// A 5xx status.
+        public static let serverError = Code(.serverError)
+        /// The body did not decode as the expected type; see ``CourierError/codingPath``.
+        public static let decodingFailed = Code(.decodingFailed)
+        /// The body was larger than the allowed maximum.
+        public static let responseTooLarge = Code(.responseTooLarge)
+
+        /// Whether this is a failure to reach the server or to get its full answer.
+        public var isTransportFailure: Bool {
+            [.offline, .timedOut, .cannotConnect, .connectionLost, .cancelled, .transportFailed].contains(kind)
+        }
+
+        /// The code for a status that is not a success.
+        /// - Parameter status: A 4xx or 5xx status.
+        /// - Returns: The matching code.
+        public static func forStatus(_ status: HTTPResponse.Status) -> Code {
+            switch status.code {
+            case 401: return .unauthorized
+            case 403: return .forbidden
+            case 404: return .notFound
+            case 429: return .rateLimited
+            case 500...599: return .serverError
+            default: return .clientError
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+
+/// Turns whatever the chain threw, or a response it did not accept, into a ``CourierError``
+/// with context.
+enum ErrorMapping {
+    /// The error for a response whose status the client does not accept.
+    static func statusError(_ response: HTTPResponse, body: Data) -> CourierError {
+        let code = CourierError.Code.forStatus(response.status)
+        let serverError = ServerErrorBody.parse(body)
+        var error = CourierError(
+            code: code,
+            message: "the server answered \(response.status.code) \(response.status.reasonPhrase)"
+        )
+        error.status = response.status
+        error.headers = Redaction.redactedHeaders(response.headerFields)
+        error.bodySnippet = snippet(body)
+        error.serverMessage = serverError?.message
+        error.serverCode = serverError?.code
+        if let retryAfter = response.headerFields[.retryAfter] {
+            error.retryAfter = RetryAfter.parse(retryAfter, now: Date())
+        }
+        return error
+    }
+
+    /// The error for a body that did not decode, with its coding path.
+    static func decodingError(_ error: any Error, data: Data, response: HTTPResponse) -> CourierError {
+        var wrapped = CourierError(code: .decodingFailed, message: "the response body could not be decoded", underlying: error)
+        if let decodingError = error as? DecodingError {
+            let (path, reason) = describe(decodingError)
+            wrapped.codingPath = path
+            wrapped.message = "the response body could not be decoded: \(reason)"
+        }
+        wrapped.status = response.status
+        wrapped.headers = Redaction.redactedHeaders(response.headerFields)
+        wrapped.bodySnippet = snippet(data)
+        return wrapped
+    }
+
+    /// Wraps any error as a ``CourierError`` and adds the request's method and redacted URL.
+    static func courierError(from error: any Error, request: HTTPRequest) -> CourierError {
+        var result: CourierError
+        switch error {
+        case let error as CourierError:
+            result = error
+        case is CancellationError:
+            result = CourierError(code: .cancelled, message: "the request was cancelled", underlying: error)
+        case let error as HTTPBody.TooManyBytesError:
+            result = CourierError(
+                code: .responseTooLarge,
+                message: "the response body is larger than the limit of \(error.maxBytes) bytes",
+                underlying: error
+            )
+        case is HTTPBody.AlreadyConsumedError:
+            result = CourierError(
+                code: .invalidRequest,
+                message: "a single-use body was sent twice; mark the body replayable to allow retries",
+                underlying: error
+            )
+        default:
+            result = CourierError(code: .transportFailed, message: "the request failed: \(error)", underlying: error)
+        }
+        if result.code != .cancelled && Task.isCancelled && result.code.isTransportFailure {
+            result.code = .cancelled
+        }
+        if result.method == nil { result.method = request.method }
+        if result.url == nil { result.url = Redaction.redactedURL(request) }
+        return result
+    }
+
+    /// The start of a body as text, for error reports.
+    static func snippet(_ data: Data) -> String? {
+        guard !data.isEmpty else { return nil }
+        return String(decoding: data.prefix(CourierError.snippetLimit), as: UTF8.self)
+    }
+
+    /// A coding path in the form `items[1].id`, and the decoder's reason.
+    static func describe(_ error: DecodingError) -> (path: String, reason: String) {
+        func render(_ path: [any CodingKey]) -> String {
+            var result = ""
+            for key in path {
+                if let index = key.intValue {
+                    result += "[\(index)]"
+                } else {
+                    result += result.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+            return result.isEmpty ? "(top level)" : result
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return (render(context.codingPath), "expected \(type) at \(render(context.codingPath)): \(context.debugDescription)")
+        case .valueNotFound(let type, let context):
+            return (render(context.codingPath), "missing \(type) value at \(render(context.codingPath))")
+        case .keyNotFound(let key, let context):
+            let path = render(context.codingPath + [key])
+            return (path, "missing key \"\(key.stringValue)\" at \(path)")
+        case .dataCorrupted(let context):
+            return (render(context.codingPath), "invalid data at \(render(context.codingPath)): \(context.debugDescription)")
+        @unknown default:
+            return ("(unknown)", "\(error)")
+        }
+    }
+}
+
+/// The fields Courier reads from a JSON error body.
+struct ServerErrorBody: Decodable {
+    var message: String?
+    var error: String?
+    var detail: String?
+    var code: String?
+
+    /// Reads `message`, `error` or `detail`, and `code`, from a JSON object; `nil` for anything else.
+    static func parse(_ data: Data) -> (message: String?, code: String?)? {
+        guard !data.isEmpty, let body = try? JSONDecoder().decode(ServerErrorBody.self, from: data) else { return nil }
+        let message = body.message ?? body.error ?? body.detail
+        guard message != nil || body.code != nil else { return nil }
+        return (message, body.code)
+    }
+}

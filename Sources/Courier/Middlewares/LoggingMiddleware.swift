@@ -1,0 +1,79 @@
+import Foundation
+public import HTTPTypes
+public import Logging
+
+/// Logs each attempt through swift-log, with secrets redacted.
+///
+/// - At ``requestLevel`` (`.info` by default): method, redacted URL, status and duration,
+///   or the error.
+/// - At `.debug`: the request and response headers (redacted by ``Redaction``) and the
+///   request as a `curl` command.
+///
+/// Authorization, cookies and token-like query items never reach the log handler.
+/// Add it as network middleware to see every attempt, or as application middleware to
+/// see each call once.
+public struct LoggingMiddleware: Middleware {
+    private let logger: Logger
+    /// The level of the one-line summary.
+    public var requestLevel: Logger.Level
+
+    /// Makes the middleware.
+    /// - Parameters:
+    ///   - logger: Where to log.
+    ///   - requestLevel: The level of the one-line summary.
+    public init(logger: Logger, requestLevel: Logger.Level = .info) {
+        self.logger = logger
+        self.requestLevel = requestLevel
+    }
+
+    /// Logs the request and its outcome.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let url = Redaction.redactedURL(request)
+        var metadata: Logger.Metadata = ["request_id": "\(context.requestID)", "attempt": "\(context.attempt)"]
+        if logger.logLevel <= .debug {
+            logger.debug(
+                "request headers: \(Self.render(request.headerFields))",
+                metadata: metadata.merging(["curl": "\(CURLRendering.render(request, body: body))"]) { $1 }
+            )
+        }
+        let started = ContinuousClock.now
+        do {
+            let (response, responseBody) = try await next(request, body, context)
+            let elapsed = ContinuousClock.now - started
+            metadata["status"] = "\(response.status.code)"
+            logger.log(
+                level: requestLevel,
+                "\(request.method.rawValue) \(url) → \(response.status.code) in \(Self.milliseconds(elapsed)) ms",
+                metadata: metadata
+            )
+            if logger.logLevel <= .debug {
+                logger.debug("response headers: \(Self.render(response.headerFields))", metadata: metadata)
+            }
+            return (response, responseBody)
+        } catch {
+            let elapsed = ContinuousClock.now - started
+            let reason = (error as? CourierError).map { "\($0.code): \($0.message)" } ?? "\(type(of: error))"
+            logger.log(
+                level: max(requestLevel, .warning),
+                "\(request.method.rawValue) \(url) failed after \(Self.milliseconds(elapsed)) ms: \(reason)",
+                metadata: metadata
+            )
+            throw error
+        }
+    }
+
+    private static func render(_ fields: HTTPFields) -> String {
+        Redaction.redactedHeaders(fields).map { "\($0.name): \($0.value)" }.joined(separator: "; ")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let ms = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        return String(format: "%.1f", ms)
+    }
+}

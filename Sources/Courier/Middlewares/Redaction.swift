@@ -1,0 +1,77 @@
+public import HTTPTypes
+
+/// Hides secrets before anything is logged or attached to an error.
+///
+/// Header fields whose names carry credentials (Authorization, Proxy-Authorization, Cookie,
+/// Set-Cookie, and names containing `token`, `secret`, `password`, `api-key`, `session`)
+/// and query items whose names look like secrets (`access_token`, `refresh_token`,
+/// `api_key`, `password`, `signature`, `code`, …) have their values replaced by
+/// ``placeholder``. User info in a URL (`user:pass@`) is hidden too.
+public enum Redaction {
+    /// What stands in for a hidden value.
+    public static let placeholder = "[REDACTED]"
+
+    private static let sensitiveHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-csrf-token",
+    ]
+    private static let sensitiveNameParts = ["token", "secret", "password", "passwd", "api-key", "apikey", "api_key", "session", "auth", "signature", "credential"]
+    private static let sensitiveQueryNames: Set<String> = ["code", "key", "sig", "jwt", "otp", "pin"]
+
+    /// Whether a header field's value must not be shown.
+    /// - Parameter name: The field's name.
+    public static func isSensitiveHeader(_ name: HTTPField.Name) -> Bool {
+        let lowered = name.canonicalName
+        return sensitiveHeaderNames.contains(lowered) || sensitiveNameParts.contains { lowered.contains($0) }
+    }
+
+    /// Whether a query item's value must not be shown.
+    /// - Parameter name: The item's name.
+    public static func isSensitiveQueryItem(_ name: String) -> Bool {
+        let lowered = (name.removingPercentEncoding ?? name).lowercased()
+        return sensitiveQueryNames.contains(lowered) || sensitiveNameParts.contains { lowered.contains($0) }
+    }
+
+    /// The header fields with sensitive values replaced.
+    /// - Parameter fields: The fields.
+    public static func redactedHeaders(_ fields: HTTPFields) -> HTTPFields {
+        var result = HTTPFields()
+        for field in fields {
+            result.append(isSensitiveHeader(field.name) ? HTTPField(name: field.name, value: placeholder) : field)
+        }
+        return result
+    }
+
+    /// The request's URL with sensitive query values replaced.
+    /// - Parameter request: The request.
+    public static func redactedURL(_ request: HTTPRequest) -> String {
+        let origin = "\(request.scheme ?? "http")://\(redactedAuthority(request.authority ?? ""))"
+        return origin + redactedPathAndQuery(request.path ?? "/")
+    }
+
+    /// A URL or path with sensitive query values and user info replaced.
+    /// - Parameter url: The URL or path as text.
+    public static func redactedURL(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return redactedPathAndQuery(url) }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+        let authority = redactedAuthority(String(afterScheme[..<authorityEnd]))
+        return url[..<schemeEnd.upperBound] + authority + redactedPathAndQuery(String(afterScheme[authorityEnd...]))
+    }
+
+    private static func redactedAuthority(_ authority: String) -> String {
+        guard let at = authority.lastIndex(of: "@") else { return authority }
+        return placeholder + "@" + authority[authority.index(after: at)...]
+    }
+
+    private static func redactedPathAndQuery(_ pathAndQuery: String) -> String {
+        guard let mark = pathAndQuery.firstIndex(of: "?") else { return pathAndQuery }
+        let path = pathAndQuery[..<mark]
+        let items = pathAndQuery[pathAndQuery.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false)
+        let redacted = items.map { item -> String in
+            guard let equals = item.firstIndex(of: "=") else { return String(item) }
+            let name = String(item[..<equals])
+            return isSensitiveQueryItem(name) ? "\(name)=\(placeholder)" : String(item)
+        }
+        return path + "?" + redacted.joined(separator: "&")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+
+/// The chain stage that follows redirects by the ``RedirectPolicy``.
+///
+/// It sits after authentication and before network middleware, so every hop is logged and
+/// a hop to another origin loses the credential the auth stage added.
+struct RedirectStage: Middleware {
+    let policy: RedirectPolicy
+
+    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    private static let credentialFields: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        var body = body
+        var hops = 0
+        while true {
+            let (response, responseBody) = try await next(request, body, context)
+            guard hops < policy.maxRedirects,
+                  let follow = Self.followUp(to: request, body: body, response: response, policy: policy) else {
+                return (response, responseBody)
+            }
+            _ = await responseBody?.prefix(upTo: 64 << 10)
+            request = follow.request
+            body = follow.body
+            hops += 1
+        }
+    }
+
+    /// The request to send next, or `nil` when the response is not a redirect to follow.
+    static func followUp(
+        to request: HTTPRequest,
+        body: HTTPBody?,
+        response: HTTPResponse,
+        policy: RedirectPolicy
+    ) -> (request: HTTPRequest, body: HTTPBody?)? {
+        let status = response.status.code
+        guard redirectStatuses.contains(status),
+              let location = response.headerFields[.location],
+              let current = URL(string: "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"),
+              let target = URL(string: location, relativeTo: current)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let components = URLComponents(url: target, resolvingAgainstBaseURL: false),
+              let host = components.host
+        else { return nil }
+        if request.scheme == "https" && scheme == "http" && !policy.allowsInsecureDowngrade { return nil }
+
+        var next = request
+        var nextBody = body
+        let becomesGet = status == 303 && request.method != .head
+            || (status == 301 || status == 302) && request.method == .post
+        if becomesGet {
+            next.method = .get
+            nextBody = nil
+            next.headerFields[.contentType] = nil
+            next.headerFields[.contentLength] = nil
+        } else if let body, !body.isReplayable {
+            return nil
+        }
+
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        next.scheme = scheme
+        next.authority = components.port.map { "\(bracketed):\($0)" } ?? bracketed
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        next.path = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        if origin(of: request) != origin(of: next) {
+            for name in credentialFields { next.headerFields[name] = nil }
+        }
+        return (next, nextBody)
+    }
+
+    private static func origin(of request: HTTPRequest) -> String {
+        let scheme = request.scheme?.lowercased() ?? "http"
+        var authority = request.authority?.lowercased() ?? ""
+        let defaultPort = scheme == "https" ? ":443" : ":80"
+        if authority.hasSuffix(defaultPort) { authority.removeLast(defaultPort.count) }
+        return "\(scheme)://\(authority)"
+    }
+}

@@ -1,0 +1,33 @@
+/// Per-request settings that the chain's stages read.
+///
+/// Later stages add their own options here (cache and retry policies); unset values fall
+/// back to the client's configuration.
+public struct RequestOptions: Sendable, Hashable {
+    /// The longest one attempt may take, from sending to the last byte of the response.
+    /// `nil` uses ``ClientConfiguration/timeout``.
+    public var timeout: Duration?
+    /// Whether the request must carry the user's credential. Sign-in and public endpoints set `false`.
+    public var requiresAuth: Bool
+    /// Whether the offline queue may store this write when the server cannot be reached.
+    public var isQueueable: Bool
+    /// A key that makes a write safe to repeat; sent as `Idempotency-Key`.
+    public var idempotencyKey: String?
+    /// The most response-body bytes accepted for a decoded call. `nil` uses
+    /// ``ClientConfiguration/maxResponseBytes``.
+    public var maxResponseBytes: Int?
+
+    /// Makes options; every parameter has the default a typical API call wants.
+    public init(
+        timeout: Duration? = nil,
+        requiresAuth: Bool = true,
+        isQueueable: Bool = false,
+        idempotencyKey: String? = nil,
+        maxResponseBytes: Int? = nil
+    ) {
+        self.timeout = timeout
+        self.requiresAuth = requiresAuth
+        self.isQueueable = isQueueable
+        self.idempotencyKey = idempotencyKey
+        self.maxResponseBytes = maxResponseBytes
+    }
+}

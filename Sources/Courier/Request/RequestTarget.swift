@@ -1,0 +1,106 @@
+public import Foundation
+
+/// Where a request goes: scheme, authority, and the path with its query, ready for `HTTPRequest`.
+///
+/// Building it is a pure function of the base URL, the request's path and its query items,
+/// so the rules are tested without I/O:
+/// - a relative path is appended to the base URL's path; an `http(s)://` path is used as it is;
+/// - characters that cannot appear in a path or query (spaces, non-ASCII) are percent-encoded,
+///   existing `%XX` escapes are kept, and a query written in the path is kept as written;
+/// - a fragment, a malformed `%` escape, or a scheme other than http(s) is rejected.
+public struct RequestTarget: Sendable, Hashable {
+    /// `http` or `https`.
+    public var scheme: String
+    /// The host, with `[…]` around IPv6 addresses, and the port when it is not implied.
+    public var authority: String
+    /// The percent-encoded path followed by `?query` when there is one.
+    public var pathAndQuery: String
+
+    /// Builds the target of a request.
+    /// - Parameters:
+    ///   - baseURL: The client's base URL.
+    ///   - path: The request's path, relative or absolute.
+    ///   - query: Query items to append.
+    /// - Returns: The target.
+    /// - Throws: ``CourierError`` with ``CourierError/Code/invalidRequest`` when the path
+    ///   cannot name one resource unambiguously.
+    public static func make(baseURL: URL, path: String, query: [URLQueryItem]) throws -> RequestTarget {
+        if path.contains("#") {
+            throw invalid("a request path must not contain a fragment ('#'): \(path)")
+        }
+        let (scheme, authority, basePath, rest) = try split(baseURL: baseURL, path: path)
+        let (rawPath, rawQuery) = splitQuery(rest)
+        var fullPath = try PercentEncoding.encode(rawPath, allowing: PercentEncoding.pathCharacters, what: "path")
+        if !basePath.isEmpty {
+            fullPath = trimmingTrailingSlash(basePath) + (fullPath.hasPrefix("/") ? fullPath : "/" + fullPath)
+        }
+        if !fullPath.hasPrefix("/") { fullPath = "/" + fullPath }
+
+        var queryParts: [String] = []
+        if let rawQuery, !rawQuery.isEmpty {
+            queryParts.append(try PercentEncoding.encode(rawQuery, allowing: PercentEncoding.queryCharacters, what: "query"))
+        }
+        for item in query {
+            let name = PercentEncoding.encodeComponent(item.name)
+            queryParts.append(item.value.map { "\(name)=\(PercentEncoding.encodeComponent($0))" } ?? name)
+        }
+        let pathAndQuery = queryParts.isEmpty ? fullPath : fullPath + "?" + queryParts.joined(separator: "&")
+        return RequestTarget(scheme: scheme, authority: authority, pathAndQuery: pathAndQuery)
+    }
+
+    /// Escapes a value for use as one path segment: everything but unreserved characters,
+    /// `/` included, is percent-encoded, so an id like `a/b c` stays one segment.
+    /// - Parameter value: The segment's value.
+    /// - Returns: The escaped segment.
+    public static func pathSegment(_ value: String) -> String {
+        PercentEncoding.encodeSegment(value)
+    }
+
+    /// The target as a URL, for logs, errors and engines that take URLs.
+    public var url: URL? {
+        URL(string: "\(scheme)://\(authority)\(pathAndQuery)")
+    }
+
+    private static func split(baseURL: URL, path: String) throws -> (String, String, String, String) {
+        let lowered = path.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard let components = URLComponents(string: path) else {
+                throw invalid("not a valid absolute URL: \(path)")
+            }
+            let (scheme, authority) = try schemeAndAuthority(components, source: path)
+            let afterAuthority = components.percentEncodedPath
+                + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+            return (scheme, authority, "", afterAuthority)
+        }
+        guard let components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
+            throw invalid("not a valid base URL: \(baseURL)")
+        }
+        let (scheme, authority) = try schemeAndAuthority(components, source: baseURL.absoluteString)
+        return (scheme, authority, components.percentEncodedPath, path)
+    }
+
+    private static func schemeAndAuthority(_ components: URLComponents, source: String) throws -> (String, String) {
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw invalid("only http and https URLs are supported: \(source)")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw invalid("the URL has no host: \(source)")
+        }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let authority = components.port.map { "\(bracketed):\($0)" } ?? bracketed
+        return (scheme, authority)
+    }
+
+    private static func splitQuery(_ path: String) -> (String, String?) {
+        guard let mark = path.firstIndex(of: "?") else { return (path, nil) }
+        return (String(path[..<mark]), String(path[path.index(after: mark)...]))
+    }
+
+    private static func trimmingTrailingSlash(_ path: String) -> String {
+        path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
+    private static func invalid(_ message: String) -> CourierError {
+        CourierError(code: .invalidRequest, message: message)
+    }
+}

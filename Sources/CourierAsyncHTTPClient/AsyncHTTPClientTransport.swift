@@ -1,0 +1,183 @@
+public import AsyncHTTPClient
+public import Courier
+import Foundation
+public import HTTPTypes
+import NIOCore
+public import NIOPosix
+import NIOHTTP1
+
+/// A ``Courier/Transport`` on AsyncHTTPClient: the default engine on Linux.
+///
+/// It owns one `HTTPClient` (on NIO's shared event loop group unless told otherwise) with
+/// a connection pool per host, streams response bodies as they arrive, and never follows
+/// redirects itself and does not retry failed connections: Courier's chain decides both. Call ``shutdown()`` when done with it.
+///
+/// ```swift
+/// let transport = AsyncHTTPClientTransport(configuration: .init(connectionsPerHost: 16))
+/// defer { Task { try await transport.shutdown() } }
+/// let client = APIClient(baseURL: url, transport: transport)
+/// ```
+public final class AsyncHTTPClientTransport: Transport {
+    /// How the transport's `HTTPClient` is set up.
+    public struct Configuration: Sendable {
+        /// The most HTTP/1.1 connections kept open to one host.
+        public var connectionsPerHost: Int
+        /// How long making a connection may take.
+        public var connectTimeout: Duration
+        /// How long an idle pooled connection is kept.
+        public var idleTimeout: Duration
+
+        /// Makes a configuration.
+        /// - Parameters:
+        ///   - connectionsPerHost: The pool size per host (8 by default).
+        ///   - connectTimeout: The connect timeout (10 seconds by default).
+        ///   - idleTimeout: How long idle connections are kept (60 seconds by default).
+        public init(connectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)) {
+            self.connectionsPerHost = connectionsPerHost
+            self.connectTimeout = connectTimeout
+            self.idleTimeout = idleTimeout
+        }
+    }
+
+    /// The underlying client.
+    public let httpClient: HTTPClient
+    private let ownsClient: Bool
+
+    /// Makes a transport with its own `HTTPClient`.
+    /// - Parameters:
+    ///   - configuration: Pool and timeouts.
+    ///   - eventLoopGroup: The event loops to run on; NIO's shared group by default.
+    public init(
+        configuration: Configuration = Configuration(),
+        eventLoopGroup: MultiThreadedEventLoopGroup = .singleton
+    ) {
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.redirectConfiguration = .disallow
+        clientConfiguration.timeout = .init(connect: Self.timeAmount(configuration.connectTimeout), read: nil)
+        clientConfiguration.connectionPool = .init(
+            idleTimeout: Self.timeAmount(configuration.idleTimeout),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.connectionsPerHost
+        )
+        // AsyncHTTPClient would otherwise keep retrying a refused connection until the
+        // request's deadline; retries are the chain's decision, so fail at once.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        self.httpClient = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
+        self.ownsClient = true
+    }
+
+    /// Makes a transport on an `HTTPClient` you own; ``shutdown()`` leaves it running.
+    ///
+    /// Configure it with `redirectConfiguration = .disallow` so Courier's redirect rules apply.
+    /// - Parameter client: The client.
+    public init(client: HTTPClient) {
+        self.httpClient = client
+        self.ownsClient = false
+    }
+
+    /// Shuts the owned `HTTPClient` down, closing its connections. Idempotent.
+    public func shutdown() async throws {
+        guard ownsClient else { return }
+        do {
+            try await httpClient.shutdown()
+        } catch let error as HTTPClientError where error == .alreadyShutdown {
+            return
+        }
+    }
+
+    /// Sends the request with AsyncHTTPClient and returns the response with a streamed body.
+    public func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let clientRequest = try Self.makeClientRequest(request, body: body)
+        let deadline = context.attemptDeadline.map(Self.nioDeadline) ?? .distantFuture
+        let response: HTTPClientResponse
+        do {
+            response = try await httpClient.execute(clientRequest, deadline: deadline)
+        } catch {
+            throw AHCErrorMapping.map(error)
+        }
+        return try Self.makeResponse(response, method: request.method)
+    }
+
+    // MARK: - Conversions
+
+    static func makeClientRequest(_ request: HTTPRequest, body: HTTPBody?) throws -> HTTPClientRequest {
+        guard let scheme = request.scheme, let authority = request.authority else {
+            throw CourierError(code: .invalidRequest, message: "the request has no scheme or authority")
+        }
+        var clientRequest = HTTPClientRequest(url: "\(scheme)://\(authority)\(request.path ?? "/")")
+        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
+        clientRequest.headers.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields {
+            clientRequest.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body {
+            if let data = body.bufferedData {
+                clientRequest.body = .bytes(ByteBuffer(bytes: data))
+            } else {
+                let length: HTTPClientRequest.Body.Length
+                switch body.length {
+                case .known(let count): length = .known(count)
+                case .unknown: length = .unknown
+                }
+                clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: length)
+            }
+        }
+        return clientRequest
+    }
+
+    static func makeResponse(_ response: HTTPClientResponse, method: HTTPRequest.Method) throws -> (HTTPResponse, HTTPBody?) {
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
+            guard let fieldName = HTTPField.Name(name) else {
+                throw CourierError(code: .invalidResponse, message: "the response has an invalid header name: \(name)")
+            }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
+        let head = HTTPResponse(status: status, headerFields: fields)
+        if method == .head || status.code == 204 || status.code == 304 {
+            return (head, nil)
+        }
+        let length: HTTPBody.Length = fields[.contentLength].flatMap(Int64.init).map { .known($0) } ?? .unknown
+        let chunks = ResponseChunks(body: response.body)
+        return (head, HTTPBody(chunks, length: length, iterationBehavior: .single))
+    }
+
+    private static func nioDeadline(_ instant: ContinuousClock.Instant) -> NIODeadline {
+        let remaining = ContinuousClock.now.duration(to: instant)
+        return .now() + timeAmount(remaining)
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+}
+
+/// A response body from AsyncHTTPClient as chunks of `Data`, with engine errors mapped to
+/// ``Courier/CourierError``.
+struct ResponseChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let body: HTTPClientResponse.Body
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPClientResponse.Body.AsyncIterator
+
+        mutating func next() async throws -> Data? {
+            do {
+                guard let buffer = try await base.next() else { return nil }
+                return Data(buffer.readableBytesView)
+            } catch {
+                throw AHCErrorMapping.map(error)
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: body.makeAsyncIterator())
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import ReferenceServer
+
+/// `courier bench`: benchmarks in one process, each figure beside its baseline from the same run.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure Courier against raw AsyncHTTPClient and URLSession on the embedded server."
+    )
+
+    @Flag(help: "Fewer operations: a quick check rather than a careful measurement.")
+    var quick = false
+
+    @Option(help: "Also write the results as JSON.")
+    var json: String?
+
+    func run() async throws {
+        let server = ReferenceServer()
+        let url = try await server.start()
+        print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
+        let results: BenchResults
+        do {
+            results = try await ThroughputBenchmark(baseURL: url, quick: quick).run()
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        if let json {
+            try results.write(to: URL(fileURLWithPath: json))
+            print("results written to \(json)")
+        }
+    }
+}

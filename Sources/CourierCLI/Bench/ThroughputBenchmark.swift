@@ -1,0 +1,145 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import CourierURLSession
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// Requests per second and latency of a small JSON GET, for raw engines and Courier on them.
+///
+/// Every contender does the same work per request: send `GET /debug/ping`, read the whole
+/// body, and decode it as JSON. The contenders take turns in rounds, so a noisy moment of
+/// the machine falls on all of them alike. Courier runs its default chain.
+struct ThroughputBenchmark {
+    let baseURL: URL
+    let quick: Bool
+
+    private struct Ping: Decodable, Sendable { var ok: Bool }
+
+    private typealias Operation = @Sendable () async throws -> Void
+
+    private static let concurrency = 32
+    private static let rounds = 5
+
+    func run() async throws -> BenchResults {
+        let rawClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: Self.rawConfiguration()
+        )
+        let ahcTransport = AsyncHTTPClientTransport(configuration: .init(connectionsPerHost: Self.concurrency))
+        let session = URLSession(configuration: .ephemeral)
+        let courierAHC = APIClient(baseURL: baseURL, transport: ahcTransport)
+        let courierURLSession = APIClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
+        let pingURL = baseURL.appendingPathComponent("debug/ping")
+        let ping = Request<Ping>(path: "/debug/ping")
+
+        let contenders: [(String, Operation)] = [
+            ("raw_ahc", {
+                let response = try await rawClient.execute(HTTPClientRequest(url: pingURL.absoluteString), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 1 << 20)
+                _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
+            }),
+            ("courier_ahc", { _ = try await courierAHC.value(for: ping) }),
+            ("raw_urlsession", {
+                let (data, _) = try await session.data(for: URLRequest(url: pingURL))
+                _ = try JSONDecoder().decode(Ping.self, from: data)
+            }),
+            ("courier_urlsession", { _ = try await courierURLSession.value(for: ping) }),
+        ]
+
+        var results = BenchResults()
+        defer { session.invalidateAndCancel() }
+        do {
+            for (_, operation) in contenders {
+                _ = try await measure(operation, count: 100, concurrency: 4)
+            }
+            let sequentialCount = quick ? 1_000 : 5_000
+            let concurrentCount = quick ? 4_000 : 20_000
+            try await runMode("sequential", contenders, total: sequentialCount, concurrency: 1, into: &results)
+            try await runMode("concurrent_32", contenders, total: concurrentCount, concurrency: Self.concurrency, into: &results)
+        } catch {
+            try? await rawClient.shutdown()
+            try? await ahcTransport.shutdown()
+            throw error
+        }
+        try await rawClient.shutdown()
+        try await ahcTransport.shutdown()
+        return results
+    }
+
+    private func runMode(
+        _ mode: String,
+        _ contenders: [(String, Operation)],
+        total: Int,
+        concurrency: Int,
+        into results: inout BenchResults
+    ) async throws {
+        var samples = [String: LatencySamples]()
+        let perRound = max(concurrency, total / Self.rounds)
+        for _ in 0..<Self.rounds {
+            for (name, operation) in contenders {
+                let (latencies, wall) = try await measure(operation, count: perRound, concurrency: concurrency)
+                samples[name, default: LatencySamples()].add(latencies, wallTime: wall)
+            }
+        }
+        print("\n\(mode) (\(perRound * Self.rounds) requests each, \(concurrency) in flight)")
+        for (name, _) in contenders {
+            guard let sample = samples[name] else { continue }
+            let prefix = "throughput.\(mode).\(name)"
+            results.set("\(prefix).rps", (sample.rate * 10).rounded() / 10)
+            results.set("\(prefix).p50_ms", Self.round3(sample.percentileMilliseconds(0.5)))
+            results.set("\(prefix).p99_ms", Self.round3(sample.percentileMilliseconds(0.99)))
+            results.set("\(prefix).requests", sample.count)
+            print(String(
+                format: "  %-20@ %9.1f req/s   p50 %7.3f ms   p99 %7.3f ms",
+                name as NSString, sample.rate, sample.percentileMilliseconds(0.5), sample.percentileMilliseconds(0.99)
+            ))
+        }
+        for (courier, raw) in [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")] {
+            guard let courierRate = samples[courier]?.rate, let rawRate = samples[raw]?.rate, rawRate > 0 else { continue }
+            let ratio = Self.round3(courierRate / rawRate)
+            results.set("throughput.\(mode).\(courier)_to_\(raw)_ratio", ratio)
+            print("  \(courier) / \(raw) = \(ratio)")
+        }
+    }
+
+    /// Runs `count` operations with `concurrency` workers; returns each latency and the wall time.
+    private func measure(_ operation: @escaping Operation, count: Int, concurrency: Int) async throws -> ([Duration], Duration) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for worker in 0..<concurrency {
+                let share = count / concurrency + (worker < count % concurrency ? 1 : 0)
+                group.addTask {
+                    var mine = [Duration]()
+                    mine.reserveCapacity(share)
+                    for _ in 0..<share {
+                        let start = clock.now
+                        try await operation()
+                        mine.append(clock.now - start)
+                    }
+                    return mine
+                }
+            }
+            var all = [Duration]()
+            for try await part in group { all.append(contentsOf: part) }
+            return all
+        }
+        return (latencies, clock.now - started)
+    }
+
+    private static func rawConfiguration() -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+        return configuration
+    }
+
+    private static func round3(_ value: Double) -> Double {
+        (value * 1_000).rounded() / 1_000
+    }
+}

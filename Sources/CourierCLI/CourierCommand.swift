@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `courier` command: the reference server, the Radar client, the demo and the benchmarks.
+@main
+struct CourierCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "courier",
+        abstract: "Courier: a Swift networking layer, with its reference server, demo and benchmarks.",
+        subcommands: [DemoCommand.self, ServeCommand.self, RadarCommand.self, BenchCommand.self]
+    )
+}

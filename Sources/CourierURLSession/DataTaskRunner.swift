@@ -1,0 +1,95 @@
+import Courier
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Runs one data task, cancelling it when the calling task is cancelled.
+///
+/// The start-versus-cancel race is closed by a small state machine behind a `Mutex`:
+/// a cancellation that arrives before the task starts marks the state, and the task is then
+/// never resumed.
+enum DataTaskRunner {
+    static func run(_ request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+        let state = TaskState()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: URLErrorMapping.map(error))
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
+                    }
+                }
+                if state.start(task) {
+                    task.resume()
+                } else {
+                    task.cancel()
+                    task.resume()
+                }
+            }
+        } onCancel: {
+            state.cancel()
+        }
+    }
+}
+
+/// Whether a data task has started or been cancelled.
+///
+/// A `final class` whose only state sits in a `Mutex`, which makes it `Sendable`.
+private final class TaskState: Sendable {
+    private enum Phase {
+        case waiting
+        case running(URLSessionDataTask)
+        case cancelled
+    }
+
+    private let phase = Mutex<Phase>(.waiting)
+
+    /// Records the task; returns `false` if the call was already cancelled.
+    func start(_ task: URLSessionDataTask) -> Bool {
+        phase.withLock { phase in
+            if case .cancelled = phase { return false }
+            phase = .running(task)
+            return true
+        }
+    }
+
+    /// Cancels the task if it is running, or marks the call cancelled before it starts.
+    func cancel() {
+        let task: URLSessionDataTask? = phase.withLock { phase in
+            defer { phase = .cancelled }
+            if case .running(let task) = phase { return task }
+            return nil
+        }
+        task?.cancel()
+    }
+}
+
+/// Maps `URLError` codes to ``Courier/CourierError`` codes.
+enum URLErrorMapping {
+    static func map(_ error: any Error) -> any Error {
+        guard let urlError = error as? URLError else {
+            return CourierError(code: .transportFailed, message: "the transport failed", underlying: error)
+        }
+        let code: CourierError.Code
+        switch urlError.code {
+        case .cancelled: code = .cancelled
+        case .timedOut: code = .timedOut
+        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff: code = .offline
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed: code = .cannotConnect
+        case .networkConnectionLost: code = .connectionLost
+        case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData: code = .invalidResponse
+        case .badURL, .unsupportedURL: code = .invalidRequest
+        case .unknown where urlError.localizedDescription.hasPrefix("transfer closed"):
+            // swift-corelibs-foundation reports libcurl's CURLE_PARTIAL_FILE (the connection
+            // closed before Content-Length bytes arrived) as NSURLErrorUnknown with this text.
+            code = .connectionLost
+        default: code = .transportFailed
+        }
+        return CourierError(code: code, message: "URLSession failed: \(urlError.code.rawValue)", underlying: urlError)
+    }
+}

@@ -1,0 +1,43 @@
+import Hummingbird
+import Logging
+
+/// Turns every error thrown by a route, including Hummingbird's own "no such route",
+/// into a JSON ``RadarCore/APIErrorBody`` response.
+///
+/// Errors thrown while a response body is being streamed happen after this middleware
+/// returned; Hummingbird answers those by closing the connection.
+struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response()
+        } catch let error as any HTTPResponseError {
+            return try Self.apiError(for: error, request: request).response()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            context.logger.error("unhandled error in \(request.method) \(request.uri.path): \(error)")
+            return try APIError.internalFailure("internal server error").response()
+        }
+    }
+
+    /// The API error matching one of Hummingbird's HTTP errors.
+    private static func apiError(for error: any HTTPResponseError, request: Request) -> APIError {
+        switch error.status {
+        case .notFound:
+            return .notFound("no route for \(request.method) \(request.uri.path)")
+        case .contentTooLarge:
+            return .payloadTooLarge("request body too large")
+        case .badRequest:
+            return .badRequest("bad request")
+        default:
+            let code = error.status.code
+            return APIError(status: error.status, code: "status_\(code)", message: "status \(code)")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import RadarCore
+
+/// Diagnostic routes under `/debug`, without authentication, for exercising clients:
+/// fixed statuses, odd bodies, header and query mirrors, redirects.
+///
+/// The transfer-oriented routes (slow, bytes, echo, truncated) are in ``DebugTransferRoutes``.
+/// Client tests depend on the exact shapes here; change them only together with those tests.
+struct DebugRoutes: Sendable {
+    /// A body that is valid JSON but has the wrong types at `items[1]`.
+    static let malformedJSONBody = #"{"items": [{"id": 1, "name": "ok"}, {"id": "two", "name": 3}]}"#
+    /// A body that is not valid JSON: it stops part-way.
+    static let invalidJSONBody = #"{"items": ["#
+
+    /// Adds the routes to a group mounted at `/debug`.
+    func register<Context: RequestContext>(on debug: RouterGroup<Context>) {
+        debug.get("ping") { _, _ in try Response.json(["ok": true]) }
+        debug.get("headers") { request, _ in try Self.headers(of: request) }
+        debug.get("query") { request, _ in try Self.query(of: request) }
+        debug.get("status/{code}") { _, context in try Self.status(context.parameters.get("code")) }
+        debug.get("no-content") { _, _ in Response.bodiless(status: .noContent) }
+        debug.get("malformed-json") { _, _ in Response.jsonText(Array(Self.malformedJSONBody.utf8)) }
+        debug.get("invalid-json") { _, _ in Response.jsonText(Array(Self.invalidJSONBody.utf8)) }
+        debug.post("validate") { _, _ -> Response in
+            throw APIError.validationFailed("name must not be empty")
+        }
+        debug.get("error") { _, _ -> Response in
+            throw APIError.internalFailure("internal failure for testing")
+        }
+        debug.get("redirect") { request, _ in try Self.redirect(request) }
+    }
+
+    /// The request's headers as a JSON object: lowercased names to values, duplicates joined with `", "`.
+    ///
+    /// HTTP/1.1's `Host` arrives as the request's authority, not as a header field; it is listed as `host`.
+    private static func headers(of request: Request) throws -> Response {
+        var mirrored: [String: String] = [:]
+        if let authority = request.head.authority {
+            mirrored["host"] = authority
+        }
+        for field in request.headers {
+            let name = field.name.canonicalName
+            if let existing = mirrored[name] {
+                mirrored[name] = existing + ", " + field.value
+            } else {
+                mirrored[name] = field.value
+            }
+        }
+        return try Response.json(mirrored)
+    }
+
+    /// The raw query and its decoded pairs.
+    private struct QueryMirror: Encodable {
+        let raw: String
+        let items: [[String]]
+    }
+
+    private static func query(of request: Request) throws -> Response {
+        let raw = request.uri.query ?? ""
+        let items = QueryItems(rawQuery: raw).pairs.map { [$0.name, $0.value] }
+        return try Response.json(QueryMirror(raw: raw, items: items))
+    }
+
+    /// Answers with the status in the path: a JSON body, except for 204 and 304 which have none.
+    private static func status(_ codeText: String?) throws -> Response {
+        guard let codeText, let code = Int(codeText), (200...599).contains(code) else {
+            throw APIError.validationFailed("status code must be an integer from 200 to 599, got \"\(codeText ?? "")\"")
+        }
+        let status = HTTPResponse.Status(code: code)
+        var headers: HTTPFields = [:]
+        if code == 429 || code == 503 {
+            headers[.retryAfter] = "2"
+        }
+        if code == 204 || code == 304 {
+            return Response.bodiless(status: status, headers: headers)
+        }
+        return try Response.json(APIErrorBody(message: "status \(code)", code: "status_\(code)"), status: status, headers: headers)
+    }
+
+    private static func redirect(_ request: Request) throws -> Response {
+        guard let target = QueryItems(rawQuery: request.uri.query).first("to"), !target.isEmpty else {
+            throw APIError.validationFailed("to must be a URL or a path")
+        }
+        return Response(status: .found, headers: [.location: target])
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+extension RadarCatalog {
+    /// The owner of the radars the server starts with.
+    static let demoUserId = "demo-user"
+
+    /// The topics the server starts with, and how many days ago each was created.
+    private static let demoTopics: [(topic: String, daysAgo: Int)] = [
+        ("Swift 6 strict concurrency is worth the migration", 5),
+        ("Remote work improves productivity", 3),
+        ("Nuclear power is key to decarbonisation", 1),
+    ]
+
+    /// Adds the demo radars, back-dated and refreshed every 12 hours up to `now`,
+    /// so that lists and trends have something to show.
+    /// - Parameter now: The current time.
+    mutating func addDemoRadars(now: Date) {
+        let halfDay: TimeInterval = 12 * 60 * 60
+        for demo in Self.demoTopics {
+            let createdAt = now.addingTimeInterval(-Double(demo.daysAgo) * 2 * halfDay)
+            let radar = create(topic: demo.topic, isPublic: true, userId: Self.demoUserId, now: createdAt)
+            var pollTime = createdAt.addingTimeInterval(halfDay)
+            var polls = 0
+            while pollTime <= now && polls < 3 {
+                _ = refresh(id: radar.id, now: pollTime)
+                pollTime = pollTime.addingTimeInterval(halfDay)
+                polls += 1
+            }
+        }
+    }
+}

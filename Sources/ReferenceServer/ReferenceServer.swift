@@ -1,0 +1,235 @@
+public import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+/// The Radar API and the `/debug` diagnostic routes, served in-process over HTTP/1.1.
+///
+/// Start it on an ephemeral loopback port, point a client at ``baseURL``, stop it when done:
+/// ```swift
+/// let server = ReferenceServer()
+/// let baseURL = try await server.start()   // http://127.0.0.1:54321
+/// defer { Task { await server.stop() } }
+/// ```
+/// State (radars, opinions) lives in memory and survives a stop and a new start of the same
+/// instance. Synthetic content is deterministic for a given
+/// ``ReferenceServerConfiguration/seed``.
+///
+/// `Sendable` without `@unchecked`: the only mutable state is the lifecycle phase, held in a `Mutex`.
+public final class ReferenceServer: Sendable {
+    /// Where the server is in its lifecycle.
+    private enum Phase: Sendable {
+        /// Not listening.
+        case idle
+        /// Binding; `startup` resolves to the base URL once listening.
+        case starting(startup: Task<URL, any Error>, server: Task<Void, any Error>)
+        /// Listening on `url`.
+        case running(server: Task<Void, any Error>, url: URL)
+        /// Shutting down; `shutdown` finishes when the server task has.
+        case stopping(shutdown: Task<Void, Never>)
+    }
+
+    /// Why ``start()`` failed.
+    public struct StartError: Error, CustomStringConvertible {
+        /// A description of the failure.
+        public let description: String
+    }
+
+    private let configuration: ReferenceServerConfiguration
+    private let store: RadarStore
+    private let logger: Logger
+    private let phase = Mutex<Phase>(.idle)
+
+    /// Creates a server; it does not listen until ``start()`` or ``run()``.
+    /// - Parameter configuration: Address, seed, demo token and logger.
+    public init(configuration: ReferenceServerConfiguration = .init()) {
+        self.configuration = configuration
+        self.store = RadarStore(seed: configuration.seed)
+        self.logger = ShutdownNoiseFilter.wrapping(configuration.effectiveLogger)
+    }
+
+    /// The address the server listens on, such as `http://127.0.0.1:54321`, or `nil` when it is not listening.
+    public var baseURL: URL? {
+        phase.withLock { phase in
+            if case .running(_, let url) = phase { return url }
+            return nil
+        }
+    }
+
+    /// Binds and starts serving; returns once the listening socket accepts connections.
+    ///
+    /// Calling it while the server is running returns the current URL; calling it while it is
+    /// starting waits for that start; calling it while it is stopping waits for the stop, then starts again.
+    /// - Returns: The base URL, `http://HOST:PORT`, with the port actually bound.
+    /// - Throws: The bind error (for example, port in use) or ``StartError``.
+    @discardableResult
+    public func start() async throws -> URL {
+        while true {
+            switch beginStart() {
+            case .ready(let url):
+                return url
+            case .waitForStartup(let startup):
+                return try await startup.value
+            case .waitForShutdown(let shutdown):
+                await shutdown.value
+            }
+        }
+    }
+
+    /// Stops listening, closes open connections and waits until the server has finished.
+    ///
+    /// In-flight handlers are cancelled (a `/debug/slow` wait ends at once). Calling it when the
+    /// server is not running does nothing; concurrent calls all wait for the same shutdown.
+    /// After it returns, the port is closed.
+    public func stop() async {
+        let shutdown: Task<Void, Never>? = phase.withLock { phase in
+            switch phase {
+            case .idle:
+                return nil
+            case .stopping(let shutdown):
+                return shutdown
+            case .starting(let startup, let server):
+                server.cancel()
+                let shutdown = Task { _ = await server.result; _ = await startup.result }
+                phase = .stopping(shutdown: shutdown)
+                return shutdown
+            case .running(let server, _):
+                server.cancel()
+                let shutdown = Task { _ = await server.result }
+                phase = .stopping(shutdown: shutdown)
+                return shutdown
+            }
+        }
+        guard let shutdown else { return }
+        await shutdown.value
+        phase.withLock { phase in
+            if case .stopping(let current) = phase, current == shutdown {
+                phase = .idle
+            }
+        }
+    }
+
+    /// Starts the server if needed and serves until the calling task is cancelled, then stops it.
+    ///
+    /// Made for `courier serve`; returns normally on cancellation.
+    /// - Throws: A start failure, or the error that ended the server early.
+    public func run() async throws {
+        try await start()
+        guard let server = currentServerTask() else { return }
+        let result = await withTaskCancellationHandler {
+            await server.result
+        } onCancel: {
+            server.cancel()
+        }
+        let wasCancelled = Task.isCancelled
+        await stop()
+        if case .failure(let error) = result, !wasCancelled, !(error is CancellationError) {
+            throw error
+        }
+    }
+
+    // MARK: - Lifecycle steps
+
+    private enum StartStep {
+        case ready(URL)
+        case waitForStartup(Task<URL, any Error>)
+        case waitForShutdown(Task<Void, Never>)
+    }
+
+    private func beginStart() -> StartStep {
+        phase.withLock { phase in
+            switch phase {
+            case .running(_, let url):
+                return .ready(url)
+            case .starting(let startup, _):
+                return .waitForStartup(startup)
+            case .stopping(let shutdown):
+                return .waitForShutdown(shutdown)
+            case .idle:
+                let (startup, server) = launch()
+                phase = .starting(startup: startup, server: server)
+                return .waitForStartup(startup)
+            }
+        }
+    }
+
+    private func currentServerTask() -> Task<Void, any Error>? {
+        phase.withLock { phase in
+            switch phase {
+            case .running(let server, _), .starting(_, let server): return server
+            case .idle, .stopping: return nil
+            }
+        }
+    }
+
+    /// Creates the application and the tasks that run it and wait for it to listen.
+    private func launch() -> (startup: Task<URL, any Error>, server: Task<Void, any Error>) {
+        let (boundPorts, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let router = ReferenceRouterBuilder(store: store, demoToken: configuration.demoToken).build()
+        let application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "Courier-ReferenceServer"
+            ),
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port {
+                    portContinuation.yield(port)
+                }
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let server = Task {
+            defer { portContinuation.finish() }
+            try await application.run()
+        }
+        let host = configuration.host
+        let startup = Task { [self] in
+            var ports = boundPorts.makeAsyncIterator()
+            guard let port = await ports.next() else {
+                let outcome = await server.result
+                markIdle(ifStarting: server)
+                if case .failure(let error) = outcome { throw error }
+                throw StartError(description: "the server stopped before it was listening")
+            }
+            guard let url = Self.baseURL(host: host, port: port) else {
+                server.cancel()
+                _ = await server.result
+                markIdle(ifStarting: server)
+                throw StartError(description: "cannot form a URL from host \(host) and port \(port)")
+            }
+            markRunning(server: server, url: url)
+            logger.info("reference server listening on \(url.absoluteString)")
+            return url
+        }
+        return (startup, server)
+    }
+
+    private func markRunning(server: Task<Void, any Error>, url: URL) {
+        phase.withLock { phase in
+            if case .starting(_, let current) = phase, current == server {
+                phase = .running(server: server, url: url)
+            }
+        }
+    }
+
+    private func markIdle(ifStarting server: Task<Void, any Error>) {
+        phase.withLock { phase in
+            if case .starting(_, let current) = phase, current == server {
+                phase = .idle
+            }
+        }
+    }
+
+    /// `http://host:port`, with a wildcard host replaced by loopback and IPv6 hosts bracketed.
+    static func baseURL(host: String, port: Int) -> URL? {
+        let reachableHost: String
+        switch host {
+        case "0.0.0.0", "": reachableHost = "127.0.0.1"
+        case "::": reachableHost = "[::1]"
+        default: reachableHost = host.contains(":") ? "[\(host)]" : host
+        }
+        return URL(string: "http://\(reachableHost):\(port)")
+    }
+}

@@ -1,0 +1,40 @@
+import Courier
+import Foundation
+import Testing
+
+@Suite("HTTP bodies")
+struct HTTPBodyTests {
+    private func chunks(_ parts: [String]) -> AsyncStream<Data> {
+        AsyncStream { continuation in
+            for part in parts { continuation.yield(Data(part.utf8)) }
+            continuation.finish()
+        }
+    }
+
+    @Test func bufferedBodyCanBeReadTwice() async throws {
+        let body = HTTPBody("hello")
+        #expect(body.isReplayable)
+        #expect(try await body.collect(upTo: 100) == Data("hello".utf8))
+        #expect(try await body.collect(upTo: 100) == Data("hello".utf8))
+    }
+
+    @Test func singleUseBodyThrowsOnTheSecondRead() async throws {
+        let body = HTTPBody(chunks(["a", "b"]), length: .known(2))
+        #expect(!body.isReplayable)
+        #expect(try await body.collect(upTo: 10) == Data("ab".utf8))
+        await #expect(throws: HTTPBody.AlreadyConsumedError.self) { _ = try await body.collect(upTo: 10) }
+    }
+
+    @Test func collectStopsPastTheLimitWithATypedError() async throws {
+        let streamed = HTTPBody(chunks(["12345", "67890"]))
+        await #expect(throws: HTTPBody.TooManyBytesError.self) { _ = try await streamed.collect(upTo: 8) }
+        let declared = HTTPBody(chunks(["x"]), length: .known(1_000))
+        let error = await #expect(throws: HTTPBody.TooManyBytesError.self) { _ = try await declared.collect(upTo: 10) }
+        #expect(error?.maxBytes == 10)
+    }
+
+    @Test func prefixReadsOnlyUpToTheLimit() async {
+        let body = HTTPBody(chunks(["abc", "def", "ghi"]))
+        #expect(await body.prefix(upTo: 4) == Data("abcd".utf8))
+    }
+}

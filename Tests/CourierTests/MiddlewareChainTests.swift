@@ -1,0 +1,128 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// Appends a name to a shared log when it runs, before and after `next`.
+private struct Tracer: Middleware {
+    let name: String
+    let trace: Trace
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        trace.append("\(name)>")
+        let result = try await next(request, body, context)
+        trace.append("<\(name)")
+        return result
+    }
+}
+
+/// A list of strings shared by middleware in one test; a `Mutex` makes it `Sendable`.
+private final class Trace: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+@Suite("The middleware chain")
+struct MiddlewareChainTests {
+    let base = URL(string: "https://example.test")!
+
+    @Test func applicationMiddlewareWrapsNetworkMiddlewareWhichWrapsTheTransport() async throws {
+        let trace = Trace()
+        let transport = MockTransport { _, _ in
+            trace.append("transport")
+            return .json(#"{"ok":true}"#)
+        }
+        let configuration = ClientConfiguration(
+            baseURL: base,
+            middleware: [Tracer(name: "app1", trace: trace), Tracer(name: "app2", trace: trace)],
+            networkMiddleware: [Tracer(name: "net1", trace: trace), Tracer(name: "net2", trace: trace)]
+        )
+        let client = APIClient(configuration: configuration, transport: transport)
+        _ = try await client.send(Request<Data>(path: "/x"))
+        #expect(trace.all == ["app1>", "app2>", "net1>", "net2>", "transport", "<net2", "<net1", "<app2", "<app1"])
+    }
+
+    @Test func applicationMiddlewareMayShortCircuitWithoutReachingTheTransport() async throws {
+        let transport = MockTransport(always: .status(.internalServerError))
+        let cached = ClosureMiddleware { _, _, _, _ in
+            (HTTPResponse(status: .ok), HTTPBody(#"{"ok":true}"#))
+        }
+        let client = APIClient(configuration: ClientConfiguration(baseURL: base, middleware: [cached]), transport: transport)
+        let text = try await client.value(for: Request<String>(path: "/x"))
+        #expect(text == #"{"ok":true}"#)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func applicationMiddlewareMayCallNextTwice() async throws {
+        let transport = MockTransport(always: .status(.noContent))
+        let twice = ClosureMiddleware { request, body, context, next in
+            _ = try await next(request, body, context)
+            return try await next(request, body, context)
+        }
+        let client = APIClient(configuration: ClientConfiguration(baseURL: base, middleware: [twice]), transport: transport)
+        try await client.send(Request<Void>(path: "/x"))
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func networkMiddlewareThatCallsNextTwiceIsRejected() async throws {
+        let transport = MockTransport(always: .status(.noContent))
+        let twice = ClosureMiddleware { request, body, context, next in
+            _ = try await next(request, body, context)
+            return try await next(request, body, context)
+        }
+        let client = APIClient(configuration: ClientConfiguration(baseURL: base, networkMiddleware: [twice]), transport: transport)
+        let error = await courierError { try await client.send(Request<Void>(path: "/x")) }
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.message.contains("more than once") == true)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func networkMiddlewareThatNeverCallsNextIsRejected() async throws {
+        let transport = MockTransport(always: .status(.noContent))
+        let skipper = ClosureMiddleware { _, _, _, _ in (HTTPResponse(status: .ok), nil) }
+        let client = APIClient(configuration: ClientConfiguration(baseURL: base, networkMiddleware: [skipper]), transport: transport)
+        let error = await courierError { try await client.send(Request<Void>(path: "/x")) }
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.message.contains("without calling next") == true)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func defaultHeadersAreAddedUnlessTheRequestSetsThem() async throws {
+        let transport = MockTransport(always: .status(.noContent))
+        let client = APIClient(baseURL: base, transport: transport)
+        try await client.send(Request<Void>(path: "/x", headers: [.accept: "text/csv"]))
+        let sent = try #require(transport.requests.first).request
+        #expect(sent.headerFields[.accept] == "text/csv")
+        #expect(sent.headerFields[.userAgent] == DefaultHeadersMiddleware.defaultUserAgent)
+        #expect(sent.headerFields[.requestID]?.count == 16)
+    }
+
+    @Test func jsonBodyIsEncodedWithContentTypeAndIdempotencyKeyIsSent() async throws {
+        struct Note: Codable, Sendable, Equatable { var text: String; var at: Date }
+        let transport = MockTransport(always: .status(.noContent))
+        let client = APIClient(baseURL: base, transport: transport)
+        let note = Note(text: "hi", at: Date(timeIntervalSince1970: 1_700_000_000.25))
+        var request = Request<Void>(method: .post, path: "/notes", body: .json(note))
+        request.options.idempotencyKey = "key-1"
+        try await client.send(request)
+        let sent = try #require(transport.requests.first)
+        #expect(sent.request.headerFields[.contentType] == "application/json")
+        #expect(sent.request.headerFields[.idempotencyKey] == "key-1")
+        let text = String(decoding: try #require(sent.body), as: UTF8.self)
+        #expect(text.contains("2023-11-14T22:13:20.250Z"))
+        #expect(try sent.decodedBody(as: Note.self, decoder: JSONCoding.makeDecoder()) == note)
+    }
+
+    @Test func responseMetricsCountAttemptsAndBytes() async throws {
+        let transport = MockTransport(always: .json(#"{"ok":true}"#))
+        let client = APIClient(baseURL: base, transport: transport)
+        let response = try await client.send(Request<Data>(method: .post, path: "/x", body: .text("abc")))
+        #expect(response.metrics.attempts == 1)
+        #expect(response.metrics.bytesSent == 3)
+        #expect(response.metrics.bytesReceived == 11)
+        #expect(response.metrics.duration > .zero)
+    }
+}

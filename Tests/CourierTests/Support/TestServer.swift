@@ -1,0 +1,84 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierURLSession
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReferenceServer
+
+/// The two engines every transport test runs against.
+enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
+    case asyncHTTPClient
+    case urlSession
+
+    var description: String { rawValue }
+
+    /// Makes the transport; ``shutdown(_:)`` releases it.
+    func make() -> any Transport {
+        switch self {
+        case .asyncHTTPClient: return AsyncHTTPClientTransport()
+        case .urlSession: return URLSessionTransport(session: URLSession(configuration: .ephemeral))
+        }
+    }
+
+    func shutdown(_ transport: any Transport) async {
+        if let transport = transport as? AsyncHTTPClientTransport {
+            try? await transport.shutdown()
+        } else if let transport = transport as? URLSessionTransport {
+            transport.session.invalidateAndCancel()
+        }
+    }
+}
+
+/// Runs `body` with a reference server on an ephemeral loopback port, stopped afterwards.
+func withReferenceServer<T>(
+    _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
+    _ body: (URL) async throws -> T
+) async throws -> T {
+    let server = ReferenceServer(configuration: configuration)
+    let url = try await server.start()
+    do {
+        let result = try await body(url)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// Runs `body` with a reference server and a client on the given engine.
+func withClient<T>(
+    _ kind: TransportKind,
+    configure: (inout ClientConfiguration) -> Void = { _ in },
+    _ body: (APIClient, URL) async throws -> T
+) async throws -> T {
+    try await withReferenceServer { url in
+        let transport = kind.make()
+        var configuration = ClientConfiguration(baseURL: url)
+        configure(&configuration)
+        let client = APIClient(configuration: configuration, transport: transport)
+        do {
+            let result = try await body(client, url)
+            await kind.shutdown(transport)
+            return result
+        } catch {
+            await kind.shutdown(transport)
+            throw error
+        }
+    }
+}
+
+/// Runs `body` and returns the ``CourierError`` it threw; records an issue if it threw
+/// nothing or something else.
+func courierError(_ body: () async throws -> Void) async -> CourierError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as CourierError {
+        return error
+    } catch {
+        return CourierError(code: .transportFailed, message: "not a CourierError: \(error)")
+    }
+}

@@ -1,0 +1,109 @@
+import Courier
+import Foundation
+import HTTPTypes
+import ReferenceServer
+import Testing
+
+@Suite("Transports: failures become typed errors")
+struct TransportFailureTests {
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheCallingTaskCancelsTheRequest(kind: TransportKind) async throws {
+        try await withClient(kind) { client, _ in
+            let started = ContinuousClock.now
+            let call = Task { try await client.send(Request<Data>(path: "/debug/slow?ms=10000")) }
+            try await Task.sleep(for: .milliseconds(200))
+            call.cancel()
+            let error = await courierError { _ = try await call.value }
+            #expect(error?.code == .cancelled)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func perRequestTimeoutEndsASlowCall(kind: TransportKind) async throws {
+        try await withClient(kind) { client, _ in
+            let started = ContinuousClock.now
+            let request = Request<Data>(path: "/debug/slow?ms=10000").timeout(.milliseconds(300))
+            let error = await courierError { _ = try await client.send(request) }
+            #expect(error?.code == .timedOut)
+            #expect(error?.isRetryable == true)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func closedPortIsCannotConnect(kind: TransportKind) async throws {
+        let server = ReferenceServer()
+        let url = try await server.start()
+        await server.stop()
+        let transport = kind.make()
+        let client = APIClient(configuration: ClientConfiguration(baseURL: url, timeout: .seconds(5)), transport: transport)
+        let error = await courierError { _ = try await client.send(Request<Data>(path: "/debug/ping")) }
+        await kind.shutdown(transport)
+        #expect(error?.code == .cannotConnect)
+        #expect(error?.url == url.absoluteString + "/debug/ping")
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func wrongTypesInJSONReportTheCodingPath(kind: TransportKind) async throws {
+        struct Item: Decodable { var id: Int; var name: String }
+        struct Page: Decodable { var items: [Item] }
+        try await withClient(kind) { client, _ in
+            let error = await courierError { _ = try await client.send(Request<Page>(path: "/debug/malformed-json")) }
+            #expect(error?.code == .decodingFailed)
+            #expect(error?.codingPath == "items[1].id")
+            #expect(error?.status == .ok)
+            #expect(error?.bodySnippet?.contains(#""two""#) == true)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func truncatedJSONIsADecodingError(kind: TransportKind) async throws {
+        struct Page: Decodable { var items: [Int] }
+        try await withClient(kind) { client, _ in
+            let error = await courierError { _ = try await client.send(Request<Page>(path: "/debug/invalid-json")) }
+            #expect(error?.code == .decodingFailed)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func oversizedBodyIsResponseTooLarge(kind: TransportKind) async throws {
+        try await withClient(kind, configure: { $0.maxResponseBytes = 1 << 20 }) { client, _ in
+            let error = await courierError { _ = try await client.send(Request<Data>(path: "/debug/bytes?count=\(2 << 20)")) }
+            #expect(error?.code == .responseTooLarge)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func bodyCutShortByTheServerIsConnectionLost(kind: TransportKind) async throws {
+        try await withClient(kind) { client, _ in
+            let error = await courierError { _ = try await client.send(Request<Data>(path: "/debug/truncated")) }
+            #expect(error != nil)
+            #expect(error?.code == .connectionLost || error?.code == .invalidResponse, "got \(String(describing: error))")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func errorStatusesCarryTheServersMessage(kind: TransportKind) async throws {
+        try await withClient(kind) { client, _ in
+            let notFound = await courierError { _ = try await client.send(Request<Data>(path: "/debug/status/404")) }
+            #expect(notFound?.code == .notFound)
+            #expect(notFound?.serverMessage == "status 404")
+
+            let invalid = await courierError { _ = try await client.send(Request<Data>(method: .post, path: "/debug/validate")) }
+            #expect(invalid?.code == .clientError)
+            #expect(invalid?.status?.code == 422)
+            #expect(invalid?.serverMessage == "name must not be empty")
+            #expect(invalid?.serverCode == "validation_failed")
+
+            let failure = await courierError { _ = try await client.send(Request<Data>(path: "/debug/error")) }
+            #expect(failure?.code == .serverError)
+            #expect(failure?.serverMessage == "internal failure for testing")
+            #expect(failure?.isRetryable == true)
+
+            let limited = await courierError { _ = try await client.send(Request<Data>(path: "/debug/status/429")) }
+            #expect(limited?.code == .rateLimited)
+            #expect(limited?.retryAfter == .seconds(2))
+        }
+    }
+}
