@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "RadarCore", targets: ["RadarCore"]),
         .library(name: "RadarAPI", targets: ["RadarAPI"]),
+        .library(name: "ClarityCore", targets: ["ClarityCore"]),
+        .library(name: "ClarityAPI", targets: ["ClarityAPI"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -27,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     ],
     targets: [
         .target(
@@ -46,6 +51,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift6
         ),
@@ -65,12 +72,21 @@ let package = Package(
         ),
         .target(name: "RadarCore", swiftSettings: strictSwift6),
         .target(name: "RadarAPI", dependencies: ["Courier", "RadarCore"], swiftSettings: strictSwift6),
+        .target(name: "ClarityCore", swiftSettings: strictSwift6),
+        .target(
+            name: "ClarityAPI",
+            dependencies: ["Courier", "ClarityCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictSwift6
+        ),
         .target(
             name: "ReferenceServer",
             dependencies: [
                 "RadarCore",
+                "ClarityCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift6
         ),
@@ -78,6 +94,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierTesting", "RadarCore", "RadarAPI", "ReferenceServer",
+                "ClarityCore", "ClarityAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -88,8 +105,12 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier", "CourierTesting", "CourierAsyncHTTPClient", "CourierURLSession",
-                "RadarCore", "RadarAPI", "ReferenceServer",
+                "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift6
         ),

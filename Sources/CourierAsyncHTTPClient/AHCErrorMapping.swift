@@ -3,6 +3,7 @@ import Courier
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -19,6 +20,13 @@ enum AHCErrorMapping {
             return error
         case let error as HTTPClientError:
             return wrap(error, code: code(for: error))
+        case let error as TLSPolicy.PinMismatch:
+            return CourierError(code: .tlsFailure, message: error.description, underlying: error)
+        case let error as NIOSSLError:
+            // A close without close_notify is a lost connection, not a failed handshake.
+            return wrap(error, code: error == .uncleanShutdown ? .connectionLost : .tlsFailure)
+        case is BoringSSLError, is NIOSSLExtraError, is NIOTLSUnwrappingError:
+            return wrap(error, code: .tlsFailure)
         case let error as HTTPParserError:
             // The peer closed the connection in the middle of a message: a truncated body.
             return wrap(error, code: error == .invalidEOFState ? .connectionLost : .invalidResponse)
@@ -66,7 +74,8 @@ enum AHCErrorMapping {
     }
 
     private static func wrap(_ error: any Error, code: CourierError.Code) -> CourierError {
-        CourierError(code: code, message: describe(code), underlying: error)
+        let message = code == .tlsFailure ? "the TLS connection could not be secured: \(error)" : describe(code)
+        return CourierError(code: code, message: message, underlying: error)
     }
 
     private static func describe(_ code: CourierError.Code) -> String {

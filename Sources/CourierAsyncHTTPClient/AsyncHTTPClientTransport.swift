@@ -17,6 +17,21 @@ import NIOHTTP1
 /// defer { Task { try await transport.shutdown() } }
 /// let client = APIClient(baseURL: url, transport: transport)
 /// ```
+///
+/// ## TLS
+/// ``Configuration/tls`` sets the minimum TLS version and the trust roots (applied through
+/// NIOSSL) and the pinned public keys. Every TLS failure ends in a ``Courier/CourierError``
+/// with code ``Courier/CourierError/Code/tlsFailure``, which is not among a retry policy's
+/// default retryable failures.
+///
+/// Pins are checked once per new connection, after the handshake and before any request is
+/// written on it; a mismatch closes the connection and fails the requests waiting for it.
+/// AsyncHTTPClient lets the transport see only the server's **leaf** certificate, not the
+/// chain it validated, so a pin matches when it is the leaf's key, or when the trust roots
+/// are ``Courier/TLSPolicy/TrustRoots/certificates(_:)`` and every one of those roots is
+/// pinned (the handshake proved the chain ends at one of them). A pin of an intermediate
+/// CA, or of one root among several or among the system's, cannot be checked here: the
+/// connection fails with a message saying so, never silently succeeds.
 public final class AsyncHTTPClientTransport: Transport {
     /// How the transport's `HTTPClient` is set up.
     public struct Configuration: Sendable {
@@ -26,26 +41,43 @@ public final class AsyncHTTPClientTransport: Transport {
         public var connectTimeout: Duration
         /// How long an idle pooled connection is kept.
         public var idleTimeout: Duration
+        /// The minimum TLS version, trust roots and pinned keys for HTTPS; the system's
+        /// defaults (TLS 1.2 or newer, the system trust store, no pins) unless set.
+        public var tls: TLSPolicy
 
         /// Makes a configuration.
         /// - Parameters:
         ///   - connectionsPerHost: The pool size per host (8 by default).
         ///   - connectTimeout: The connect timeout (10 seconds by default).
         ///   - idleTimeout: How long idle connections are kept (60 seconds by default).
-        public init(connectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)) {
+        ///   - tls: The TLS policy (the system's defaults by default).
+        public init(
+            connectionsPerHost: Int = 8,
+            connectTimeout: Duration = .seconds(10),
+            idleTimeout: Duration = .seconds(60),
+            tls: TLSPolicy = .init()
+        ) {
             self.connectionsPerHost = connectionsPerHost
             self.connectTimeout = connectTimeout
             self.idleTimeout = idleTimeout
+            self.tls = tls
         }
     }
 
     /// The underlying client.
     public let httpClient: HTTPClient
     private let ownsClient: Bool
+    /// Why the configuration's TLS policy could not be applied; every request then fails with it.
+    private let configurationError: CourierError?
 
     /// Makes a transport with its own `HTTPClient`.
+    ///
+    /// A TLS policy that cannot be applied (a malformed pin, a trust root that is not a DER
+    /// certificate) does not stop the transport from being made, but every request then fails
+    /// with the ``Courier/CourierError/Code/invalidRequest`` error that names the problem; call
+    /// ``Courier/TLSPolicy/validate()`` first to find out early.
     /// - Parameters:
-    ///   - configuration: Pool and timeouts.
+    ///   - configuration: Pool, timeouts and TLS.
     ///   - eventLoopGroup: The event loops to run on; NIO's shared group by default.
     public init(
         configuration: Configuration = Configuration(),
@@ -61,17 +93,26 @@ public final class AsyncHTTPClientTransport: Transport {
         // AsyncHTTPClient would otherwise keep retrying a refused connection until the
         // request's deadline; retries are the chain's decision, so fail at once.
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        do {
+            try clientConfiguration.applyTLSPolicy(configuration.tls)
+            self.configurationError = nil
+        } catch {
+            self.configurationError = error as? CourierError
+                ?? CourierError(code: .invalidRequest, message: "the TLS policy could not be applied", underlying: error)
+        }
         self.httpClient = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
         self.ownsClient = true
     }
 
     /// Makes a transport on an `HTTPClient` you own; ``shutdown()`` leaves it running.
     ///
-    /// Configure it with `redirectConfiguration = .disallow` so Courier's redirect rules apply.
+    /// Configure it with `redirectConfiguration = .disallow` so Courier's redirect rules apply,
+    /// and with `HTTPClient.Configuration.applyTLSPolicy(_:)` for a ``Courier/TLSPolicy``.
     /// - Parameter client: The client.
     public init(client: HTTPClient) {
         self.httpClient = client
         self.ownsClient = false
+        self.configurationError = nil
     }
 
     /// Shuts the owned `HTTPClient` down, closing its connections. Idempotent.
@@ -90,6 +131,7 @@ public final class AsyncHTTPClientTransport: Transport {
         body: HTTPBody?,
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if let configurationError { throw configurationError }
         let clientRequest = try Self.makeClientRequest(request, body: body)
         let deadline = context.attemptDeadline.map(Self.nioDeadline) ?? .distantFuture
         let response: HTTPClientResponse

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClarityAPI
 import Courier
 import CourierAsyncHTTPClient
 import CourierTesting
@@ -20,11 +21,12 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let server = ReferenceServer()
         let url = try await server.start()
-        let transport = AsyncHTTPClientTransport()
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectionsPerHost: 16))
         let report = DemoReport()
         do {
             print("▶ reference server listening on \(url.absoluteString)")
-            try await DemoStory(baseURL: url, transport: transport, report: report).run()
+            let story = DemoStory(server: server, baseURL: url, transport: transport, report: report)
+            try await story.run()
             try await transport.shutdown()
             await server.stop()
         } catch {

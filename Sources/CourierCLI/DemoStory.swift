@@ -1,3 +1,4 @@
+import ClarityAPI
 import Courier
 import CourierTesting
 import Foundation
@@ -8,20 +9,39 @@ import ReferenceServer
 
 /// The scripted session `courier demo` runs against the embedded server.
 struct DemoStory {
+    let server: ReferenceServer
     let baseURL: URL
     let transport: any Transport
     let report: DemoReport
 
     func run() async throws {
-        let token = ReferenceServerConfiguration().demoToken
         let logs = LogRecorder()
         let logger = Logger(label: "courier.demo") { _ in RecordingLogHandler(recorder: logs, level: .debug) }
-        let radar = RadarClient(
-            baseURL: baseURL, transport: transport, token: token,
-            networkMiddleware: [LoggingMiddleware(logger: logger)]
-        )
+        let clarity = ClarityClient(baseURL: baseURL, transport: transport) { configuration in
+            configuration.networkMiddleware = [LoggingMiddleware(logger: logger)]
+        }
+        let demo = ReferenceServerConfiguration()
+        section("Sign in")
+        let user = try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
+        print("  signed in as \(user.email); requests are signed and refreshed by an AuthSession")
+        let radar = RadarClient(client: clarity.client)
 
-        section("Typed requests: create, list, show")
+        let created = try await showTypedRequests(radar)
+        await showTypedErrors(radar)
+        try await DemoResilience(server: server, radar: radar, report: report).run()
+        showRedaction(logs, secrets: try await secrets(of: clarity))
+
+        section("Clean up")
+        try await radar.delete(id: created.id)
+        print("  deleted \(created.id)")
+        report.add("radar", "deleted")
+        try await clarity.signOut()
+        print("  signed out")
+        print("\n✔ demo finished")
+    }
+
+    private func showTypedRequests(_ radar: RadarClient) async throws -> Radar {
+        section("Typed requests: create, list, show, refresh")
         let created = try await radar.create(topic: "Will fusion power reach the grid by 2035?")
         print("  created \(created.id): \"\(created.topic)\" → \(created.position.rawValue), \(created.opinions.count) opinions")
         report.add("radar", "created")
@@ -32,15 +52,14 @@ struct DemoStory {
         let shown = try await radar.get(id: created.id)
         print("  show \(shown.id): reads as \"\(shown.interpretation?.text ?? "-")\"")
         report.add("radar", "shown")
-
-        section("Refresh: the models are polled again")
         let refreshed = try await radar.refresh(id: created.id)
         print("  refresh #\(refreshed.refreshCount): \(created.opinions.count) → \(refreshed.opinions.count) opinions, position \(refreshed.position.rawValue)")
         report.add("radar", "refreshed")
         report.set("radar", "opinions_after_refresh", refreshed.opinions.count)
-        let trend = try await radar.trends(id: created.id, days: 3)
-        print("  trend over \(trend.days) days: \(trend.points.map(\.total)) opinions per day")
+        return created
+    }
 
+    private func showTypedErrors(_ radar: RadarClient) async {
         section("Typed errors")
         await expectError("a radar that does not exist", code: .notFound, key: "not_found") {
             _ = try await radar.get(id: "no-such-radar")
@@ -48,23 +67,31 @@ struct DemoStory {
         await expectError("a topic that is too long", code: .clientError, key: "validation_failed") {
             _ = try await radar.create(topic: String(repeating: "x", count: 500))
         }
-        let stranger = RadarClient(baseURL: baseURL, transport: transport, token: "wrong-token")
-        await expectError("a wrong token", code: .unauthorized, key: "unauthorized") {
+        let stranger = RadarClient(baseURL: baseURL, transport: transport, token: "forged-token")
+        await expectError("a forged token", code: .unauthorized, key: "unauthorized") {
             _ = try await stranger.list()
         }
+    }
 
+    private func showRedaction(_ logs: LogRecorder, secrets: [String]) {
         section("Logging with redaction")
-        for entry in logs.all.prefix(3) { print("  log: \(entry.line)") }
-        let leaked = logs.text.contains(token) ? 1 : 0
-        print("  \(logs.all.count) log lines; the bearer token appears in \(leaked) of them (it is redacted)")
+        if let line = logs.all.first(where: { $0.message.contains("/api/radars →") }) { print("  log: \(line.message)") }
+        if let line = logs.all.first(where: { $0.message.hasPrefix("request headers") && $0.message.contains("Authorization") }) {
+            print("  log: \(line.message)")
+        }
+        if let line = logs.all.first(where: { $0.metadata["curl"]?.contains("/auth/login") == true }) {
+            print("  log: \(line.metadata["curl"] ?? "")")
+        }
+        let text = logs.text
+        let leaks = secrets.filter { !$0.isEmpty && text.contains($0) }.count
+        print("  \(logs.all.count) log lines; tokens that appear in them: \(leaks)")
         report.set("logging", "lines", logs.all.count)
-        report.set("logging", "token_leaks", leaked)
+        report.set("logging", "token_leaks", leaks)
+    }
 
-        section("Clean up")
-        try await radar.delete(id: created.id)
-        print("  deleted \(created.id)")
-        report.add("radar", "deleted")
-        print("\n✔ demo finished")
+    private func secrets(of clarity: ClarityClient) async throws -> [String] {
+        guard let credential = try await clarity.session.credential else { return [] }
+        return [credential.accessToken, credential.refreshToken ?? "", ReferenceServerConfiguration().demoPassword]
     }
 
     private func section(_ title: String) {

@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port, seed: seed))
         let url = try await server.start()
         print("listening on \(url.absoluteString)")
-        print("demo token: \(ReferenceServerConfiguration().demoToken)")
+        let defaults = ReferenceServerConfiguration()
+        print("demo account: \(defaults.demoEmail) / \(defaults.demoPassword)")
         await SignalWaiter.waitForInterrupt()
         await server.stop()
     }

@@ -1,17 +1,24 @@
 import ArgumentParser
+import ClarityAPI
 import Courier
 import CourierAsyncHTTPClient
 import Foundation
 import RadarAPI
 import ReferenceServer
 
-/// Where the `radar` commands send their requests.
+/// Where the `radar`, `login` and `logout` commands send their requests, and as whom.
 struct ServerOptions: ParsableArguments {
     @Option(help: "The server's base URL (default: the API_URL environment variable, else http://127.0.0.1:8080).")
     var server: String?
 
-    @Option(help: "The bearer token (default: the API_TOKEN environment variable, else the reference server's demo token).")
-    var token: String?
+    @Option(help: "The account to sign in with when no credential is stored (default: the reference server's demo account).")
+    var email: String?
+
+    @Option(help: "Its password (default: the demo account's, or the COURIER_PASSWORD environment variable).")
+    var password: String?
+
+    @Option(help: "Where the credential is kept (default: $COURIER_CREDENTIALS, else ~/.config/courier/credential.json). Owner-only.")
+    var credentials: String?
 
     /// The base URL to use.
     func baseURL() throws -> URL {
@@ -22,22 +29,40 @@ struct ServerOptions: ParsableArguments {
         return url
     }
 
-    /// The token to use.
-    var resolvedToken: String {
-        token ?? ProcessInfo.processInfo.environment["API_TOKEN"] ?? ReferenceServerConfiguration().demoToken
+    /// The credential file.
+    var credentialFile: URL {
+        if let credentials { return URL(fileURLWithPath: credentials) }
+        if let path = ProcessInfo.processInfo.environment["COURIER_CREDENTIALS"] { return URL(fileURLWithPath: path) }
+        return FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent(".config/courier/credential.json")
     }
 
-    /// Runs `body` with a Radar client on a fresh AsyncHTTPClient transport, shut down afterwards.
-    func withRadarClient<T>(_ body: (RadarClient) async throws -> T) async throws -> T {
+    var resolvedEmail: String { email ?? ReferenceServerConfiguration().demoEmail }
+
+    var resolvedPassword: String {
+        password ?? ProcessInfo.processInfo.environment["COURIER_PASSWORD"] ?? ReferenceServerConfiguration().demoPassword
+    }
+
+    /// Runs `body` with a signed-in CLARITY client on a fresh AsyncHTTPClient transport,
+    /// signing in first when no credential is stored. The transport is shut down afterwards.
+    func withSession<T>(signInIfNeeded: Bool = true, _ body: (ClarityClient) async throws -> T) async throws -> T {
         let transport = AsyncHTTPClientTransport()
-        let radar = RadarClient(baseURL: try baseURL(), transport: transport, token: resolvedToken)
+        let clarity = ClarityClient(baseURL: try baseURL(), transport: transport, store: FileCredentialStore(url: credentialFile))
         do {
-            let result = try await body(radar)
+            if signInIfNeeded, try await clarity.session.credential == nil {
+                try await clarity.signIn(email: resolvedEmail, password: resolvedPassword)
+            }
+            let result = try await body(clarity)
             try await transport.shutdown()
             return result
         } catch {
             try? await transport.shutdown()
             throw error
         }
+    }
+
+    /// Runs `body` with a Radar client signed in as the stored (or demo) account.
+    func withRadarClient<T>(_ body: (RadarClient) async throws -> T) async throws -> T {
+        try await withSession { clarity in try await body(RadarClient(client: clarity.client)) }
     }
 }

@@ -11,12 +11,27 @@ import Synchronization
 /// a cancellation that arrives before the task starts marks the state, and the task is then
 /// never resumed.
 enum DataTaskRunner {
-    static func run(_ request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+    /// Runs the request.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - session: The session that runs it.
+    ///   - trustFailures: Where the session's trust evaluator records why it refused a server;
+    ///     such a failure replaces the `URLError.cancelled` URLSession reports.
+    /// - Returns: The body and the response.
+    /// - Throws: A ``Courier/CourierError``.
+    static func run(
+        _ request: URLRequest,
+        in session: URLSession,
+        trustFailures: ServerTrustFailureLog? = nil
+    ) async throws -> (Data, URLResponse) {
         let state = TaskState()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
+                    let trustFailure = state.taskIdentifier.flatMap { trustFailures?.take(forTask: $0) }
+                    if let trustFailure {
+                        continuation.resume(throwing: trustFailure)
+                    } else if let error {
                         continuation.resume(throwing: URLErrorMapping.map(error))
                     } else if let response {
                         continuation.resume(returning: (data ?? Data(), response))
@@ -48,10 +63,15 @@ private final class TaskState: Sendable {
     }
 
     private let phase = Mutex<Phase>(.waiting)
+    private let identifier = Mutex<Int?>(nil)
+
+    /// The task's `taskIdentifier`, once ``start(_:)`` has seen the task.
+    var taskIdentifier: Int? { identifier.withLock { $0 } }
 
     /// Records the task; returns `false` if the call was already cancelled.
     func start(_ task: URLSessionDataTask) -> Bool {
-        phase.withLock { phase in
+        identifier.withLock { $0 = task.taskIdentifier }
+        return phase.withLock { phase in
             if case .cancelled = phase { return false }
             phase = .running(task)
             return true
@@ -84,10 +104,18 @@ enum URLErrorMapping {
         case .networkConnectionLost: code = .connectionLost
         case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData: code = .invalidResponse
         case .badURL, .unsupportedURL: code = .invalidRequest
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+             .clientCertificateRequired:
+            code = .tlsFailure
         case .unknown where urlError.localizedDescription.hasPrefix("transfer closed"):
             // swift-corelibs-foundation reports libcurl's CURLE_PARTIAL_FILE (the connection
             // closed before Content-Length bytes arrived) as NSURLErrorUnknown with this text.
             code = .connectionLost
+        case .unknown where urlError.localizedDescription.contains("SSL"):
+            // swift-corelibs-foundation reports libcurl's TLS errors (such as "SSL certificate
+            // problem: unable to get local issuer certificate") as NSURLErrorUnknown too.
+            code = .tlsFailure
         default: code = .transportFailed
         }
         return CourierError(code: code, message: "URLSession failed: \(urlError.code.rawValue)", underlying: urlError)

@@ -1,9 +1,15 @@
 public import Courier
-import Foundation
 #if canImport(FoundationNetworking)
+import Foundation
 public import FoundationNetworking
+#else
+// URLSession and URLSessionConfiguration, used in public declarations, live in Foundation here.
+public import Foundation
 #endif
 public import HTTPTypes
+#if canImport(Security)
+import Security
+#endif
 
 /// A ``Courier/Transport`` on `URLSession`: the default engine on Apple platforms.
 ///
@@ -18,14 +24,92 @@ public import HTTPTypes
 /// On Linux, swift-corelibs-foundation's URLSession is slower than AsyncHTTPClient and has
 /// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there. URLSession
 /// follows redirects by its own rules.
+///
+/// ## TLS
+/// ``init(configuration:tls:)`` applies a ``Courier/TLSPolicy``. On Apple platforms the
+/// transport makes its session with a delegate that evaluates each server's `SecTrust`
+/// against the policy's trust roots and then requires a pinned key somewhere in the validated
+/// chain (leaf, intermediate or root); a refusal fails the request with
+/// ``Courier/CourierError/Code/tlsFailure`` before any byte of it is sent. The minimum version
+/// goes into `tlsMinimumSupportedProtocolVersion`.
+///
+/// **On Linux, pinning and custom trust roots are not available with URLSession.**
+/// swift-corelibs-foundation hands TLS to libcurl and never asks a delegate about server
+/// trust, and it offers no setting for the minimum TLS version. There,
+/// ``init(configuration:tls:)`` throws ``Courier/CourierError/Code/invalidRequest`` when the
+/// policy pins keys, sets trust roots other than the system's, or asks for TLS 1.3; with
+/// ``Courier/TLSPolicy/Version/v1_2`` the oldest version accepted is libcurl's own default.
+/// Use `AsyncHTTPClientTransport` on Linux for any of these. A session passed to
+/// ``init(session:)`` is used as it is, with no policy on any platform.
 public final class URLSessionTransport: Transport {
     /// The session that runs the data tasks.
     public let session: URLSession
+    /// Where the session's trust evaluator records refusals; `nil` when there is none.
+    private let trustFailures: ServerTrustFailureLog?
 
-    /// Makes a transport.
+    /// Makes a transport on a session you provide, used as it is.
     /// - Parameter session: The session; an ephemeral one (no cookies or cache on disk) by default.
     public init(session: URLSession = URLSession(configuration: .ephemeral)) {
         self.session = session
+        self.trustFailures = nil
+    }
+
+    /// Makes a transport with its own session, which enforces a TLS policy.
+    ///
+    /// On Apple platforms, a policy with pins or custom trust roots gives the session a
+    /// delegate that evaluates server trust (see the type's discussion). On Linux such a policy
+    /// is refused: see "TLS" above.
+    ///
+    /// ```swift
+    /// let tls = TLSPolicy(minimumVersion: .v1_3, pinnedPublicKeys: [currentKeyPin, backupKeyPin])
+    /// let transport = try URLSessionTransport(configuration: .ephemeral, tls: tls)
+    /// ```
+    /// - Parameters:
+    ///   - configuration: The session's configuration. On Apple platforms the session uses a
+    ///     copy whose minimum TLS version is the policy's; your object is left unchanged.
+    ///   - tls: The TLS policy.
+    /// - Throws: A ``Courier/CourierError`` with code ``Courier/CourierError/Code/invalidRequest``
+    ///   when the policy is malformed (see ``Courier/TLSPolicy/validate()``), or, on Linux, asks
+    ///   for pins, custom trust roots or TLS 1.3.
+    public convenience init(configuration: URLSessionConfiguration, tls: TLSPolicy) throws {
+        try tls.validate()
+        #if canImport(Security) && canImport(CryptoKit)
+        let sessionConfiguration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        switch tls.minimumVersion {
+        case .v1_2: sessionConfiguration.tlsMinimumSupportedProtocolVersion = .TLSv12
+        case .v1_3: sessionConfiguration.tlsMinimumSupportedProtocolVersion = .TLSv13
+        }
+        guard tls.needsCustomTrustEvaluation else {
+            self.init(session: URLSession(configuration: sessionConfiguration), trustFailures: nil)
+            return
+        }
+        let failures = ServerTrustFailureLog()
+        let evaluator = try ServerTrustEvaluator(policy: tls, failures: failures)
+        let session = URLSession(configuration: sessionConfiguration, delegate: evaluator, delegateQueue: nil)
+        self.init(session: session, trustFailures: failures)
+        #else
+        if let unsupported = Self.unsupportedOnThisPlatform(tls) {
+            throw CourierError(
+                code: .invalidRequest,
+                message: "URLSession on this platform cannot enforce \(unsupported); use AsyncHTTPClientTransport"
+            )
+        }
+        self.init(session: URLSession(configuration: configuration), trustFailures: nil)
+        #endif
+    }
+
+    private init(session: URLSession, trustFailures: ServerTrustFailureLog?) {
+        self.session = session
+        self.trustFailures = trustFailures
+    }
+
+    /// What a policy asks for that swift-corelibs-foundation's URLSession cannot do, or `nil`.
+    static func unsupportedOnThisPlatform(_ tls: TLSPolicy) -> String? {
+        var unsupported: [String] = []
+        if tls.pinsPublicKeys { unsupported.append("public key pins") }
+        if tls.trustRoots != .system { unsupported.append("custom trust roots") }
+        if tls.minimumVersion > .v1_2 { unsupported.append("a minimum of \(tls.minimumVersion)") }
+        return unsupported.isEmpty ? nil : unsupported.joined(separator: ", ")
     }
 
     /// Sends the request with a data task.
@@ -47,8 +131,8 @@ public final class URLSessionTransport: Transport {
             let remaining = ContinuousClock.now.duration(to: deadline)
             urlRequest.timeoutInterval = max(0.001, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
         }
-        let (data, urlResponse) = try await withDeadline(deadline) { [session, urlRequest] in
-            try await DataTaskRunner.run(urlRequest, in: session)
+        let (data, urlResponse) = try await withDeadline(deadline) { [session, urlRequest, trustFailures] in
+            try await DataTaskRunner.run(urlRequest, in: session, trustFailures: trustFailures)
         }
         return try Self.makeResponse(data: data, urlResponse: urlResponse, method: request.method)
     }

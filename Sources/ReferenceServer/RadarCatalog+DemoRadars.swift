@@ -1,9 +1,6 @@
 import Foundation
 
 extension RadarCatalog {
-    /// The owner of the radars the server starts with.
-    static let demoUserId = "demo-user"
-
     /// The topics the server starts with, and how many days ago each was created.
     private static let demoTopics: [(topic: String, daysAgo: Int)] = [
         ("Swift 6 strict concurrency is worth the migration", 5),
@@ -11,14 +8,16 @@ extension RadarCatalog {
         ("Nuclear power is key to decarbonisation", 1),
     ]
 
-    /// Adds the demo radars, back-dated and refreshed every 12 hours up to `now`,
+    /// Adds the demo radars, public, back-dated and refreshed every 12 hours up to `now`,
     /// so that lists and trends have something to show.
-    /// - Parameter now: The current time.
-    mutating func addDemoRadars(now: Date) {
+    /// - Parameters:
+    ///   - ownerId: The user who owns them: the demo account.
+    ///   - now: The current time.
+    mutating func addDemoRadars(ownerId: String, now: Date) {
         let halfDay: TimeInterval = 12 * 60 * 60
         for demo in Self.demoTopics {
             let createdAt = now.addingTimeInterval(-Double(demo.daysAgo) * 2 * halfDay)
-            let radar = create(topic: demo.topic, isPublic: true, userId: Self.demoUserId, now: createdAt)
+            let radar = create(topic: demo.topic, isPublic: true, userId: ownerId, now: createdAt)
             var pollTime = createdAt.addingTimeInterval(halfDay)
             var polls = 0
             while pollTime <= now && polls < 3 {

@@ -22,9 +22,13 @@ struct RadarCatalog: Sendable {
         self.generator = SyntheticOpinionGenerator(seed: seed)
     }
 
-    /// One page of radars, newest first; ties on `createdAt` go to the higher id.
-    func page(limit: Int, offset: Int) -> RadarPage {
-        let sorted = radars.values.sorted(by: Self.newestFirst)
+    /// One page of the radars a user may see, newest first; ties on `createdAt` go to the higher id.
+    /// - Parameters:
+    ///   - limit: The largest number of radars on the page.
+    ///   - offset: How many radars to skip.
+    ///   - userId: The user asking: they see their own radars and public ones.
+    func page(limit: Int, offset: Int, visibleTo userId: String) -> RadarPage {
+        let sorted = radars.values.filter { Self.isVisible($0, to: userId) }.sorted(by: Self.newestFirst)
         let items = offset < sorted.count ? Array(sorted.dropFirst(offset).prefix(limit)) : []
         return RadarPage(items: items, total: sorted.count, limit: limit, offset: offset)
     }
@@ -32,6 +36,16 @@ struct RadarCatalog: Sendable {
     /// The radar with this id, if any.
     func radar(id: String) -> Radar? {
         radars[id]
+    }
+
+    /// The radar with this id if the user may see it: it is theirs, or it is public.
+    func radar(id: String, visibleTo userId: String) -> Radar? {
+        radars[id].flatMap { Self.isVisible($0, to: userId) ? $0 : nil }
+    }
+
+    /// Whether a user may see a radar: it is theirs, or it is public.
+    static func isVisible(_ radar: Radar, to userId: String) -> Bool {
+        radar.isPublic || radar.userId == userId
     }
 
     /// Creates a radar with an interpretation and its first opinions.

@@ -4,7 +4,10 @@ import RadarCore
 
 /// The Radar API under `/api`: radars, their opinions and trends, and topic interpretation.
 ///
-/// Every route answers JSON; failures are thrown as ``APIError`` and rendered by ``APIErrorMiddleware``.
+/// Every route needs an access token (``AccessTokenMiddleware`` runs first) and answers JSON;
+/// failures are thrown as ``APIError`` and rendered by ``APIErrorMiddleware``. A user sees their
+/// own radars and public ones, and deletes or refreshes only their own: anything else is 404.
+/// Creating, refreshing and deleting honour `Idempotency-Key` (``IdempotentWrite``).
 struct RadarRoutes: Sendable {
     /// The longest topic accepted, in characters, after trimming.
     static let maximumTopicLength = 200
@@ -14,60 +17,78 @@ struct RadarRoutes: Sendable {
     static let defaultTrendDays = 7
 
     let store: RadarStore
+    let idempotency: IdempotentWrite
 
-    /// Adds the routes to a group mounted at `/api`.
-    func register<Context: RequestContext>(on api: RouterGroup<Context>) {
-        api.get("radars") { request, _ in try await listRadars(request) }
-        api.post("radars") { request, _ in try await createRadar(request) }
-        api.get("radars/{id}") { _, context in try await showRadar(id: context.parameters.get("id")) }
-        api.delete("radars/{id}") { _, context in try await deleteRadar(id: context.parameters.get("id")) }
-        api.post("radars/{id}/refresh") { _, context in try await refreshRadar(id: context.parameters.get("id")) }
-        api.get("radars/{id}/opinions") { _, context in try await listOpinions(radarId: context.parameters.get("id")) }
+    /// Adds the routes to a group mounted at `/api`, behind authentication.
+    func register(on api: RouterGroup<ReferenceRequestContext>) {
+        api.get("radars") { request, context in try await listRadars(request, userId: context.requireUserId()) }
+        api.post("radars") { request, context in
+            try await idempotency.respond(to: request, context: context) { request, context in
+                try await createRadar(request, userId: context.requireUserId())
+            }
+        }
+        api.get("radars/{id}") { _, context in
+            try await showRadar(id: context.parameters.get("id"), userId: context.requireUserId())
+        }
+        api.delete("radars/{id}") { request, context in
+            try await idempotency.respond(to: request, context: context) { _, context in
+                try await deleteRadar(id: context.parameters.get("id"), userId: context.requireUserId())
+            }
+        }
+        api.post("radars/{id}/refresh") { request, context in
+            try await idempotency.respond(to: request, context: context) { _, context in
+                try await refreshRadar(id: context.parameters.get("id"), userId: context.requireUserId())
+            }
+        }
+        api.get("radars/{id}/opinions") { _, context in
+            try await listOpinions(radarId: context.parameters.get("id"), userId: context.requireUserId())
+        }
         api.get("radars/{id}/trends") { request, context in
-            try await showTrend(radarId: context.parameters.get("id"), request: request)
+            try await showTrend(radarId: context.parameters.get("id"), userId: context.requireUserId(), request: request)
         }
         api.post("interpret") { request, _ in try await interpret(request) }
     }
 
-    private func listRadars(_ request: Request) async throws -> Response {
+    private func listRadars(_ request: Request, userId: String) async throws -> Response {
         let query = QueryItems(rawQuery: request.uri.query)
         let limit = try query.integer("limit", default: Self.defaultPageLimit, in: 1...100)
         let offset = try query.integer("offset", default: 0, in: 0...Int.max)
-        return try Response.json(await store.page(limit: limit, offset: offset))
+        return try Response.json(await store.page(limit: limit, offset: offset, userId: userId))
     }
 
-    private func createRadar(_ request: Request) async throws -> Response {
+    private func createRadar(_ request: Request, userId: String) async throws -> Response {
         let body = try await request.decodeJSONBody(as: CreateRadarRequest.self)
         let topic = try Self.validatedTopic(body.topic, maximumLength: Self.maximumTopicLength)
-        let radar = await store.create(topic: topic, isPublic: body.isPublic ?? false)
+        let radar = await store.create(topic: topic, isPublic: body.isPublic ?? false, userId: userId)
         return try Response.json(radar, status: .created, headers: [.location: "/api/radars/\(radar.id)"])
     }
 
-    private func showRadar(id: String?) async throws -> Response {
-        try Response.json(try await existingRadar(id: id))
-    }
-
-    private func deleteRadar(id: String?) async throws -> Response {
-        guard let id, await store.delete(id: id) else { throw Self.radarNotFound(id) }
-        return Response.bodiless(status: .noContent)
-    }
-
-    private func refreshRadar(id: String?) async throws -> Response {
-        guard let id, let radar = await store.refresh(id: id) else { throw Self.radarNotFound(id) }
+    private func showRadar(id: String?, userId: String) async throws -> Response {
+        guard let id, let radar = await store.radar(id: id, userId: userId) else { throw Self.radarNotFound(id) }
         return try Response.json(radar)
     }
 
-    private func listOpinions(radarId: String?) async throws -> Response {
-        guard let radarId, let opinions = await store.opinions(radarId: radarId) else {
+    private func deleteRadar(id: String?, userId: String) async throws -> Response {
+        guard let id, await store.delete(id: id, userId: userId) else { throw Self.radarNotFound(id) }
+        return Response.bodiless(status: .noContent)
+    }
+
+    private func refreshRadar(id: String?, userId: String) async throws -> Response {
+        guard let id, let radar = await store.refresh(id: id, userId: userId) else { throw Self.radarNotFound(id) }
+        return try Response.json(radar)
+    }
+
+    private func listOpinions(radarId: String?, userId: String) async throws -> Response {
+        guard let radarId, let opinions = await store.opinions(radarId: radarId, userId: userId) else {
             throw Self.radarNotFound(radarId)
         }
         return try Response.json(opinions)
     }
 
-    private func showTrend(radarId: String?, request: Request) async throws -> Response {
+    private func showTrend(radarId: String?, userId: String, request: Request) async throws -> Response {
         let query = QueryItems(rawQuery: request.uri.query)
         let days = try query.integer("days", default: Self.defaultTrendDays, in: 1...90)
-        guard let radarId, let trend = await store.trend(radarId: radarId, days: days) else {
+        guard let radarId, let trend = await store.trend(radarId: radarId, days: days, userId: userId) else {
             throw Self.radarNotFound(radarId)
         }
         return try Response.json(trend)
@@ -77,11 +98,6 @@ struct RadarRoutes: Sendable {
         let body = try await request.decodeJSONBody(as: InterpretRequest.self)
         let topic = try Self.validatedTopic(body.topic, maximumLength: Self.maximumTopicLength)
         return try Response.json(await store.interpret(topic: topic))
-    }
-
-    private func existingRadar(id: String?) async throws -> Radar {
-        guard let id, let radar = await store.radar(id: id) else { throw Self.radarNotFound(id) }
-        return radar
     }
 
     /// The topic, trimmed, if it is 1 to `maximumLength` characters long.

@@ -3,8 +3,9 @@ import RadarCore
 
 /// The server's radars, safe to use from concurrent requests.
 ///
-/// Wraps a ``RadarCatalog`` and supplies the time: timestamps are cut to whole seconds so
-/// that what a client decodes equals what the server stored.
+/// Wraps a ``RadarCatalog``, applies who may see and change what (a user sees their own
+/// radars and public ones, and changes only their own), and supplies the time: timestamps
+/// are cut to whole seconds so that what a client decodes equals what the server stored.
 actor RadarStore {
     private var catalog: RadarCatalog
     private let clock: @Sendable () -> Date
@@ -12,10 +13,11 @@ actor RadarStore {
     /// Creates a store holding the demo radars.
     /// - Parameters:
     ///   - seed: The seed of the synthetic content.
+    ///   - demoOwnerId: The user who owns the demo radars.
     ///   - clock: The source of the current time.
-    init(seed: UInt64, clock: @escaping @Sendable () -> Date = RadarStore.wholeSecondNow) {
+    init(seed: UInt64, demoOwnerId: String, clock: @escaping @Sendable () -> Date = RadarStore.wholeSecondNow) {
         var catalog = RadarCatalog(seed: seed)
-        catalog.addDemoRadars(now: clock())
+        catalog.addDemoRadars(ownerId: demoOwnerId, now: clock())
         self.catalog = catalog
         self.clock = clock
     }
@@ -25,39 +27,42 @@ actor RadarStore {
         Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     }
 
-    /// One page of radars, newest first.
-    func page(limit: Int, offset: Int) -> RadarPage {
-        catalog.page(limit: limit, offset: offset)
+    /// One page of the radars a user may see, newest first.
+    func page(limit: Int, offset: Int, userId: String) -> RadarPage {
+        catalog.page(limit: limit, offset: offset, visibleTo: userId)
     }
 
-    /// The radar with this id, if any.
-    func radar(id: String) -> Radar? {
-        catalog.radar(id: id)
+    /// The radar with this id, if the user may see it.
+    func radar(id: String, userId: String) -> Radar? {
+        catalog.radar(id: id, visibleTo: userId)
     }
 
-    /// Creates a radar owned by the demo user.
-    func create(topic: String, isPublic: Bool) -> Radar {
-        catalog.create(topic: topic, isPublic: isPublic, userId: RadarCatalog.demoUserId, now: clock())
+    /// Creates a radar owned by a user.
+    func create(topic: String, isPublic: Bool, userId: String) -> Radar {
+        catalog.create(topic: topic, isPublic: isPublic, userId: userId, now: clock())
     }
 
-    /// Removes a radar; returns whether it existed.
-    func delete(id: String) -> Bool {
-        catalog.delete(id: id)
+    /// Removes a radar of the user's; returns whether they had one with this id.
+    func delete(id: String, userId: String) -> Bool {
+        guard catalog.radar(id: id)?.userId == userId else { return false }
+        return catalog.delete(id: id)
     }
 
-    /// Refreshes a radar; returns `nil` if it does not exist.
-    func refresh(id: String) -> Radar? {
-        catalog.refresh(id: id, now: clock())
+    /// Refreshes a radar of the user's; returns `nil` if they have none with this id.
+    func refresh(id: String, userId: String) -> Radar? {
+        guard catalog.radar(id: id)?.userId == userId else { return nil }
+        return catalog.refresh(id: id, now: clock())
     }
 
-    /// A radar's opinions, newest first; `nil` if it does not exist.
-    func opinions(radarId: String) -> [Opinion]? {
-        catalog.opinions(radarId: radarId)
+    /// A radar's opinions, newest first; `nil` if the user may not see a radar with this id.
+    func opinions(radarId: String, userId: String) -> [Opinion]? {
+        guard catalog.radar(id: radarId, visibleTo: userId) != nil else { return nil }
+        return catalog.opinions(radarId: radarId)
     }
 
-    /// The trend of a radar's last `days` days; `nil` if it does not exist.
-    func trend(radarId: String, days: Int) -> Trend? {
-        guard let radar = catalog.radar(id: radarId) else { return nil }
+    /// The trend of a radar's last `days` days; `nil` if the user may not see a radar with this id.
+    func trend(radarId: String, days: Int, userId: String) -> Trend? {
+        guard let radar = catalog.radar(id: radarId, visibleTo: userId) else { return nil }
         return TrendCalculator().trend(radarId: radarId, opinions: radar.opinions, days: days, now: clock())
     }
 

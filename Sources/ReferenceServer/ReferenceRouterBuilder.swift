@@ -1,23 +1,40 @@
 import Hummingbird
 
-/// Assembles the server's router: the error middleware around everything, the Radar API
-/// behind bearer authentication under `/api`, and the diagnostic routes under `/debug`.
+/// Assembles the server's router, whose middleware runs in this order for every request:
+///
+/// 1. ``RequestCountingMiddleware``: every request is counted as it arrives;
+/// 2. ``FaultInjectionMiddleware``: a scripted fault answers, delays or drops it;
+/// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON.
+///
+/// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; everything else under
+/// `/api` behind ``AccessTokenMiddleware``; the diagnostic and control routes under `/debug`.
 struct ReferenceRouterBuilder: Sendable {
     let store: RadarStore
-    let demoToken: String
+    let auth: AuthService
+    let faults: FaultInjector
+    let counter: RequestCounter
+    let idempotency: IdempotencyStore
 
     /// Builds a router; unknown routes answer a JSON 404.
-    func build() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        // Added first so that it wraps every route, the not-found responder included.
+    func build() -> Router<ReferenceRequestContext> {
+        let router = Router(context: ReferenceRequestContext.self)
+        // Added first so that they wrap every route, the not-found responder included.
+        router.add(middleware: RequestCountingMiddleware(counter: counter))
+        router.add(middleware: FaultInjectionMiddleware(faults: faults))
         router.add(middleware: APIErrorMiddleware())
 
-        let api = router.group("api").add(middleware: BearerAuthMiddleware(expectedToken: demoToken))
-        RadarRoutes(store: store).register(on: api)
+        let authRoutes = AuthRoutes(auth: auth)
+        authRoutes.registerOpenRoutes(on: router.group(RouterPath(AuthRoutes.basePath)))
+
+        let api = router.group("api").add(middleware: AccessTokenMiddleware(auth: auth))
+        authRoutes.registerAuthenticatedRoutes(on: api)
+        RadarRoutes(store: store, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
 
         let debug = router.group("debug")
         DebugRoutes().register(on: debug)
         DebugTransferRoutes().register(on: debug)
+        DebugFaultRoutes(faults: faults, counter: counter).register(on: debug)
+        DebugAuthRoutes(auth: auth).register(on: debug)
         return router
     }
 }

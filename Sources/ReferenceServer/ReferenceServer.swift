@@ -3,19 +3,24 @@ import Hummingbird
 import Logging
 import Synchronization
 
-/// The Radar API and the `/debug` diagnostic routes, served in-process over HTTP/1.1.
+/// The Radar API, the CLARITY auth API and the `/debug` diagnostic routes, served in-process over HTTP/1.1.
 ///
 /// Start it on an ephemeral loopback port, point a client at ``baseURL``, stop it when done:
 /// ```swift
 /// let server = ReferenceServer()
 /// let baseURL = try await server.start()   // http://127.0.0.1:54321
-/// defer { Task { await server.stop() } }
+/// let tokens = try await server.issueTokens(email: "demo@courier.dev")
+/// server.faults.inject(.status(503), count: 2, path: "/api/radars")
+/// // … requests with "Authorization: Bearer \(tokens.accessToken)" …
+/// await server.stop()
 /// ```
-/// State (radars, opinions) lives in memory and survives a stop and a new start of the same
-/// instance. Synthetic content is deterministic for a given
-/// ``ReferenceServerConfiguration/seed``.
+/// Every `/api` route except register, login, refresh and verify-email needs an access token
+/// (see ``issueTokens(email:)``). State (accounts, tokens, radars, idempotency keys, counts,
+/// faults) lives in memory and survives a stop and a new start of the same instance.
+/// Synthetic content is deterministic for a given ``ReferenceServerConfiguration/seed``.
 ///
-/// `Sendable` without `@unchecked`: the only mutable state is the lifecycle phase, held in a `Mutex`.
+/// `Sendable` without `@unchecked`: the lifecycle phase is held in a `Mutex`, and every other
+/// piece of state sits in an actor or behind a `Mutex` of its own.
 public final class ReferenceServer: Sendable {
     /// Where the server is in its lifecycle.
     private enum Phase: Sendable {
@@ -35,16 +40,30 @@ public final class ReferenceServer: Sendable {
         public let description: String
     }
 
+    /// The faults scripted for the next requests; see ``FaultInjector``.
+    public let faults: FaultInjector
+
     private let configuration: ReferenceServerConfiguration
     private let store: RadarStore
+    let auth: AuthService
+    let requestCounter: RequestCounter
+    let idempotencyStore: IdempotencyStore
     private let logger: Logger
     private let phase = Mutex<Phase>(.idle)
 
-    /// Creates a server; it does not listen until ``start()`` or ``run()``.
-    /// - Parameter configuration: Address, seed, demo token and logger.
+    /// Creates a server with the demo account and its radars; it does not listen until ``start()`` or ``run()``.
+    /// - Parameter configuration: Address, seed, demo account, token lifetime and logger.
     public init(configuration: ReferenceServerConfiguration = .init()) {
         self.configuration = configuration
-        self.store = RadarStore(seed: configuration.seed)
+        self.faults = FaultInjector()
+        self.store = RadarStore(seed: configuration.seed, demoOwnerId: AccountDirectory.demoAccountId)
+        self.auth = AuthService(
+            demoEmail: configuration.demoEmail,
+            demoPassword: configuration.demoPassword,
+            accessTokenLifetime: configuration.accessTokenLifetime
+        )
+        self.requestCounter = RequestCounter()
+        self.idempotencyStore = IdempotencyStore()
         self.logger = ShutdownNoiseFilter.wrapping(configuration.effectiveLogger)
     }
 
@@ -165,7 +184,13 @@ public final class ReferenceServer: Sendable {
     /// Creates the application and the tasks that run it and wait for it to listen.
     private func launch() -> (startup: Task<URL, any Error>, server: Task<Void, any Error>) {
         let (boundPorts, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let router = ReferenceRouterBuilder(store: store, demoToken: configuration.demoToken).build()
+        let router = ReferenceRouterBuilder(
+            store: store,
+            auth: auth,
+            faults: faults,
+            counter: requestCounter,
+            idempotency: idempotencyStore
+        ).build()
         let application = Application(
             router: router,
             configuration: ApplicationConfiguration(

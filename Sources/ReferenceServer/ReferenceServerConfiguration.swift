@@ -2,10 +2,11 @@ public import Logging
 
 /// Settings for a ``ReferenceServer``.
 ///
-/// The defaults give a quiet server on an ephemeral loopback port:
+/// The defaults give a quiet server on an ephemeral loopback port with a demo account:
 /// ```swift
 /// var configuration = ReferenceServerConfiguration()
 /// configuration.port = 8080
+/// configuration.accessTokenLifetime = .seconds(5)
 /// let server = ReferenceServer(configuration: configuration)
 /// ```
 public struct ReferenceServerConfiguration: Sendable {
@@ -17,8 +18,12 @@ public struct ReferenceServerConfiguration: Sendable {
     ///
     /// Two servers with the same seed that receive the same requests give the same content.
     public var seed: UInt64
-    /// The bearer token every `/api` route requires.
-    public var demoToken: String
+    /// The email of the demo account the server starts with, which owns the demo radars.
+    public var demoEmail: String
+    /// The password of the demo account.
+    public var demoPassword: String
+    /// How long an access token is valid after it is issued.
+    public var accessTokenLifetime: Duration
     /// The logger for the server and its requests; `nil` uses a logger at `.warning`.
     public var logger: Logger?
 
@@ -27,19 +32,25 @@ public struct ReferenceServerConfiguration: Sendable {
     ///   - host: The address to bind to.
     ///   - port: The port to bind to; 0 for any free port.
     ///   - seed: The seed of the synthetic content.
-    ///   - demoToken: The bearer token every `/api` route requires.
+    ///   - demoEmail: The email of the demo account (verified from the start).
+    ///   - demoPassword: The password of the demo account.
+    ///   - accessTokenLifetime: How long an access token is valid after it is issued.
     ///   - logger: The logger to use; `nil` for a logger at `.warning`.
     public init(
         host: String = "127.0.0.1",
         port: Int = 0,
         seed: UInt64 = 42,
-        demoToken: String = "courier-demo-token",
+        demoEmail: String = "demo@courier.dev",
+        demoPassword: String = "courier-demo",
+        accessTokenLifetime: Duration = .seconds(900),
         logger: Logger? = nil
     ) {
         self.host = host
         self.port = port
         self.seed = seed
-        self.demoToken = demoToken
+        self.demoEmail = demoEmail
+        self.demoPassword = demoPassword
+        self.accessTokenLifetime = accessTokenLifetime
         self.logger = logger
     }
 

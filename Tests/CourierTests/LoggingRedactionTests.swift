@@ -75,6 +75,22 @@ struct LoggingRedactionTests {
         """)
     }
 
+    @Test func passwordsAndTokensInBodiesAreRedacted() {
+        let login = Data(#"{"email":"a@b.c","password":"hunter2","nested":{"refreshToken":"r-1"},"items":[{"api_key":"k"}]}"#.utf8)
+        let json = Redaction.redactedBody(login, contentType: "application/json")
+        #expect(json == #"{"email":"a@b.c","items":[{"api_key":"[REDACTED]"}],"nested":{"refreshToken":"[REDACTED]"},"password":"[REDACTED]"}"#)
+        let form = Redaction.redactedBody(Data("user=a&password=hunter2&client_secret=s".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(form == "user=a&password=[REDACTED]&client_secret=[REDACTED]")
+        #expect(Redaction.redactedBody(Data("hunter2".utf8), contentType: "text/plain") == "<7 bytes of text/plain>")
+    }
+
+    @Test func debugLogsOfASignInNeverShowThePassword() async throws {
+        let (client, recorder) = loggedClient(level: .debug, transport: MockTransport(always: .status(.noContent)))
+        try await client.send(Request<Void>(method: .post, path: "/login", body: .json(["email": "a@b.c", "password": secret])))
+        #expect(recorder.text.contains(#""password":"[REDACTED]""#))
+        #expect(!recorder.text.contains(secret))
+    }
+
     @Test func errorsCarryARedactedURL() async throws {
         let transport = MockTransport(always: .status(.notFound))
         let client = APIClient(baseURL: URL(string: "https://api.example.test")!, transport: transport)

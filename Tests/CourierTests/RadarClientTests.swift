@@ -9,9 +9,9 @@ import Testing
 @Suite("The Radar client against the reference server")
 struct RadarClientTests {
     private func withRadar(_ body: (RadarClient) async throws -> Void) async throws {
-        try await withReferenceServer { url in
+        try await withRunningServer { server, url in
             let transport = AsyncHTTPClientTransport()
-            let radar = RadarClient(baseURL: url, transport: transport, token: ReferenceServerConfiguration().demoToken)
+            let radar = RadarClient(baseURL: url, transport: transport, token: try await demoToken(server))
             do {
                 try await body(radar)
                 try await transport.shutdown()

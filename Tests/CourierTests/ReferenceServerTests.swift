@@ -44,12 +44,14 @@ struct ReferenceServerTests {
         }
     }
 
-    @Test("an /api route with the demo token lists the three seeded radars")
+    @Test("an /api route with a demo account's access token lists the three seeded radars")
     func apiRouteWithTokenListsSeededRadars() async throws {
-        try await withRunningServer { _, baseURL in
+        try await withRunningServer { server, baseURL in
+            let tokens = try await server.issueTokens(email: ReferenceServerConfiguration().demoEmail)
+            #expect(tokens.user.id == "demo-user")
             let (data, response) = try await Self.get(
                 baseURL.appending(path: "api/radars"),
-                headers: ["Authorization": "Bearer courier-demo-token"]
+                headers: ["Authorization": "Bearer \(tokens.accessToken)"]
             )
             #expect(response.statusCode == 200)
             let decoder = JSONDecoder()

@@ -69,9 +69,10 @@ public struct RequestContext: Sendable {
 
 /// Counters for one call, shared by all its attempts.
 ///
-/// A `final class` whose state sits in an `Atomic`, which makes it `Sendable`.
+/// A `final class` whose state sits in an `Atomic` and a `Mutex`, which make it `Sendable`.
 public final class CallRecord: Sendable {
     private let transportCalls = Atomic<Int>(0)
+    private let retryStop = Mutex<RetryStopReason?>(nil)
 
     /// Makes an empty record.
     public init() {}
@@ -84,5 +85,15 @@ public final class CallRecord: Sendable {
     /// How many times the call reached the transport.
     public var transportCallCount: Int {
         transportCalls.load(ordering: .relaxed)
+    }
+
+    /// Records why the retry stage stopped trying.
+    public func noteRetryStop(_ reason: RetryStopReason) {
+        retryStop.withLock { $0 = reason }
+    }
+
+    /// Why the retry stage stopped trying, if it recorded a reason.
+    public var retryStopReason: RetryStopReason? {
+        retryStop.withLock { $0 }
     }
 }

@@ -30,9 +30,18 @@ public final class APIClient: Sendable {
     public init(configuration: ClientConfiguration, transport: any Transport) {
         self.configuration = configuration
         self.transport = transport
+        var stages: [any Middleware] = [
+            RetryStage(
+                policy: configuration.retryPolicy,
+                budget: RetryBudget(configuration: configuration.retryBudget, clock: configuration.clock),
+                clock: configuration.clock
+            ),
+        ]
+        if let auth = configuration.auth { stages.append(AuthStage(session: auth)) }
+        stages.append(RedirectStage(policy: configuration.redirectPolicy))
         self.chain = MiddlewareChain(
             application: configuration.middleware,
-            stages: [RedirectStage(policy: configuration.redirectPolicy)],
+            stages: stages,
             network: configuration.networkMiddleware,
             transport: transport
         )
@@ -128,7 +137,7 @@ public final class APIClient: Sendable {
             try await validate(response, body: body, context: call.context)
             return (response, body ?? HTTPBody(Data()))
         } catch {
-            throw ErrorMapping.courierError(from: error, request: call.request)
+            throw ErrorMapping.courierError(from: error, request: call.request, record: call.context.record)
         }
     }
 
@@ -168,7 +177,7 @@ public final class APIClient: Sendable {
             )
             return Response(value: value, http: response, data: data, metrics: metrics)
         } catch {
-            throw ErrorMapping.courierError(from: error, request: call.request)
+            throw ErrorMapping.courierError(from: error, request: call.request, record: call.context.record)
         }
     }
 
@@ -209,7 +218,8 @@ public final class APIClient: Sendable {
         var options = request.options
         options.timeout = options.timeout ?? configuration.timeout
         options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
-        let context = RequestContext(endpoint: request.endpointName, options: options)
+        let deadline = options.deadline.map { configuration.clock.now.advanced(by: $0) }
+        let context = RequestContext(endpoint: request.endpointName, options: options, deadline: deadline)
         return PreparedCall(request: httpRequest, body: body, context: context)
     }
 

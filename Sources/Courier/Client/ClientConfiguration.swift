@@ -20,6 +20,15 @@ public struct ClientConfiguration: Sendable {
     public var decoder: JSONDecoder
     /// Which redirects are followed; credentials never cross to another origin.
     public var redirectPolicy: RedirectPolicy
+    /// The retry policy for requests that do not set their own.
+    public var retryPolicy: RetryPolicy
+    /// The client-wide limit on retries.
+    public var retryBudget: RetryBudget.Configuration
+    /// The signed-in user's session: signs requests and renews credentials. `nil` sends
+    /// requests unsigned.
+    public var auth: AuthSession?
+    /// The time source for retry waits, deadlines and the retry budget.
+    public var clock: any CourierClock
     /// Which statuses count as success; others become a ``CourierError``. 2xx by default.
     public var acceptsStatus: @Sendable (HTTPResponse.Status) -> Bool
 
@@ -33,6 +42,10 @@ public struct ClientConfiguration: Sendable {
     ///   - timeout: The default per-attempt timeout (60 seconds).
     ///   - maxResponseBytes: The most body bytes read for a decoded call.
     ///   - redirectPolicy: Which redirects are followed.
+    ///   - retryPolicy: The default retry policy.
+    ///   - retryBudget: The client-wide limit on retries.
+    ///   - auth: The signed-in user's session, if requests are signed.
+    ///   - clock: The time source.
     ///   - encoder: The JSON encoder; ``JSONCoding/makeEncoder()`` by default.
     ///   - decoder: The JSON decoder; ``JSONCoding/makeDecoder()`` by default.
     public init(
@@ -42,6 +55,10 @@ public struct ClientConfiguration: Sendable {
         timeout: Duration? = .seconds(60),
         maxResponseBytes: Int = 4 << 20,
         redirectPolicy: RedirectPolicy = .default,
+        retryPolicy: RetryPolicy = .default,
+        retryBudget: RetryBudget.Configuration = RetryBudget.Configuration(),
+        auth: AuthSession? = nil,
+        clock: any CourierClock = SystemClock(),
         encoder: JSONEncoder = JSONCoding.makeEncoder(),
         decoder: JSONDecoder = JSONCoding.makeDecoder()
     ) {
@@ -51,6 +68,10 @@ public struct ClientConfiguration: Sendable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.redirectPolicy = redirectPolicy
+        self.retryPolicy = retryPolicy
+        self.retryBudget = retryBudget
+        self.auth = auth
+        self.clock = clock
         self.encoder = encoder
         self.decoder = decoder
         self.acceptsStatus = { $0.kind == .successful }

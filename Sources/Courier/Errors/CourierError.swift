@@ -43,6 +43,11 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     public var retryAfter: Duration?
     /// The error this one wraps, if any.
     public var underlying: (any Error)?
+    /// How many times the call reached the transport.
+    public var attempts: Int?
+    /// Why the retry stage stopped trying, when it stopped for a reason other than the
+    /// outcome itself (attempts used up, budget spent, deadline, `Retry-After` too long).
+    public var retryStopReason: RetryStopReason?
 
     /// The most body bytes kept in ``bodySnippet``.
     public static let snippetLimit = 1_024
@@ -94,7 +99,7 @@ extension CourierError {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String, Hashable, Sendable {
             case invalidRequest, offline, timedOut, cannotConnect, connectionLost, cancelled
-            case transportFailed, invalidResponse, unauthorized, forbidden, notFound
+            case transportFailed, tlsFailure, invalidResponse, unauthorized, forbidden, notFound
             case rateLimited, clientError, serverError, decodingFailed, responseTooLarge
         }
 
@@ -117,8 +122,11 @@ extension CourierError {
         public static let connectionLost = Code(.connectionLost)
         /// The calling task was cancelled.
         public static let cancelled = Code(.cancelled)
-        /// Another transport failure (TLS, protocol, engine errors).
+        /// Another transport failure (protocol or engine errors).
         public static let transportFailed = Code(.transportFailed)
+        /// The TLS handshake failed: an untrusted or expired certificate, a public key that does
+        /// not match a pin, or no common protocol version. Never retried.
+        public static let tlsFailure = Code(.tlsFailure)
         /// The server's answer could not be read as HTTP (bad headers, bad framing).
         public static let invalidResponse = Code(.invalidResponse)
         /// 401: the credential is missing, wrong or expired.
@@ -140,7 +148,7 @@ extension CourierError {
 
         /// Whether this is a failure to reach the server or to get its full answer.
         public var isTransportFailure: Bool {
-            [.offline, .timedOut, .cannotConnect, .connectionLost, .cancelled, .transportFailed].contains(kind)
+            [.offline, .timedOut, .cannotConnect, .connectionLost, .cancelled, .transportFailed, .tlsFailure].contains(kind)
         }
 
         /// The code for a status that is not a success.

@@ -38,7 +38,7 @@ enum ErrorMapping {
     }
 
     /// Wraps any error as a ``CourierError`` and adds the request's method and redacted URL.
-    static func courierError(from error: any Error, request: HTTPRequest) -> CourierError {
+    static func courierError(from error: any Error, request: HTTPRequest, record: CallRecord) -> CourierError {
         var result: CourierError
         switch error {
         case let error as CourierError:
@@ -62,6 +62,11 @@ enum ErrorMapping {
         }
         if result.code != .cancelled && Task.isCancelled && result.code.isTransportFailure {
             result.code = .cancelled
+        }
+        result.attempts = record.transportCallCount
+        if let reason = record.retryStopReason {
+            result.retryStopReason = reason
+            result.message += " (retrying stopped: \(reason.explanation))"
         }
         if result.method == nil { result.method = request.method }
         if result.url == nil { result.url = Redaction.redactedURL(request) }

@@ -38,6 +38,8 @@ extension CourierError {
             return .init(title: "Can't reach the server", message: "The connection failed. Try again in a moment.", action: .retry)
         case .unauthorized:
             return .init(title: "Please sign in again", message: "Your session has ended.", action: .signIn)
+        case .tlsFailure:
+            return .init(title: "Connection not secure", message: "The server's identity could not be verified.", action: .none)
         case .forbidden:
             return .init(title: "Not allowed", message: "Your account can't do this.", action: .none)
         case .notFound:

@@ -6,7 +6,7 @@ public enum CURLRendering {
     /// The command line.
     /// - Parameters:
     ///   - request: The request.
-    ///   - body: Its body; shown only when held in memory and valid UTF-8, up to 2 KB.
+    ///   - body: Its body; shown only when held in memory, redacted by ``Redaction/redactedBody(_:contentType:limit:)``.
     /// - Returns: A `curl` command with method, redacted headers, body and URL.
     public static func render(_ request: HTTPRequest, body: HTTPBody? = nil) -> String {
         var parts = ["curl"]
@@ -15,11 +15,7 @@ public enum CURLRendering {
             parts.append("-H " + quoted("\(field.name): \(field.value)"))
         }
         if let data = body?.bufferedData, !data.isEmpty {
-            if data.count <= 2_048, let text = String(data: data, encoding: .utf8) {
-                parts.append("--data-binary " + quoted(text))
-            } else {
-                parts.append("--data-binary @<\(data.count) bytes>")
-            }
+            parts.append("--data-binary " + quoted(Redaction.redactedBody(data, contentType: request.headerFields[.contentType])))
         } else if body != nil {
             parts.append("--data-binary @<streamed body>")
         }

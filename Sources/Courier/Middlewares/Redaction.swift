@@ -1,3 +1,4 @@
+public import Foundation
 public import HTTPTypes
 
 /// Hides secrets before anything is logged or attached to an error.
@@ -6,7 +7,8 @@ public import HTTPTypes
 /// Set-Cookie, and names containing `token`, `secret`, `password`, `api-key`, `session`)
 /// and query items whose names look like secrets (`access_token`, `refresh_token`,
 /// `api_key`, `password`, `signature`, `code`, …) have their values replaced by
-/// ``placeholder``. User info in a URL (`user:pass@`) is hidden too.
+/// ``placeholder``. User info in a URL (`user:pass@`) is hidden too, and so are the values of
+/// secret-looking keys in JSON and form bodies (``redactedBody(_:contentType:limit:)``).
 public enum Redaction {
     /// What stands in for a hidden value.
     public static let placeholder = "[REDACTED]"
@@ -56,6 +58,41 @@ public enum Redaction {
         let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
         let authority = redactedAuthority(String(afterScheme[..<authorityEnd]))
         return url[..<schemeEnd.upperBound] + authority + redactedPathAndQuery(String(afterScheme[authorityEnd...]))
+    }
+
+    /// A request or response body as text safe to log: JSON with the values of secret-looking
+    /// keys (`password`, `refreshToken`, `client_secret`, …) replaced, form fields likewise,
+    /// and for any other media type only the size.
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - contentType: Its `Content-Type`.
+    ///   - limit: The most bytes shown.
+    public static func redactedBody(_ data: Data, contentType: String?, limit: Int = 2_048) -> String {
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("json"), let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+           let redacted = try? JSONSerialization.data(withJSONObject: redactedJSON(object), options: [.sortedKeys, .fragmentsAllowed]) {
+            return clipped(String(decoding: redacted, as: UTF8.self), limit: limit)
+        }
+        if type.contains("x-www-form-urlencoded") {
+            return clipped(String(redactedPathAndQuery("?" + String(decoding: data, as: UTF8.self)).dropFirst()), limit: limit)
+        }
+        return "<\(data.count) bytes\(type.isEmpty ? "" : " of \(type)")>"
+    }
+
+    private static func redactedJSON(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            var result = [String: Any]()
+            for (key, item) in object {
+                result[key] = isSensitiveQueryItem(key) && !(item is [String: Any]) && !(item is [Any]) ? placeholder : redactedJSON(item)
+            }
+            return result
+        }
+        if let array = value as? [Any] { return array.map(redactedJSON) }
+        return value
+    }
+
+    private static func clipped(_ text: String, limit: Int) -> String {
+        text.utf8.count <= limit ? text : String(decoding: text.utf8.prefix(limit), as: UTF8.self) + "…"
     }
 
     private static func redactedAuthority(_ authority: String) -> String {

@@ -15,6 +15,11 @@ public struct RequestOptions: Sendable, Hashable {
     /// The most response-body bytes accepted for a decoded call. `nil` uses
     /// ``ClientConfiguration/maxResponseBytes``.
     public var maxResponseBytes: Int?
+    /// The retry policy for this request; `nil` uses ``ClientConfiguration/retryPolicy``.
+    public var retryPolicy: RetryPolicy?
+    /// How long the call may take in all, every attempt and wait included. `nil`: no limit
+    /// beyond the per-attempt ``timeout``.
+    public var deadline: Duration?
 
     /// Makes options; every parameter has the default a typical API call wants.
     public init(
@@ -22,12 +27,16 @@ public struct RequestOptions: Sendable, Hashable {
         requiresAuth: Bool = true,
         isQueueable: Bool = false,
         idempotencyKey: String? = nil,
-        maxResponseBytes: Int? = nil
+        maxResponseBytes: Int? = nil,
+        retryPolicy: RetryPolicy? = nil,
+        deadline: Duration? = nil
     ) {
         self.timeout = timeout
         self.requiresAuth = requiresAuth
         self.isQueueable = isQueueable
         self.idempotencyKey = idempotencyKey
         self.maxResponseBytes = maxResponseBytes
+        self.retryPolicy = retryPolicy
+        self.deadline = deadline
     }
 }

@@ -19,9 +19,11 @@ struct BenchCommand: AsyncParsableCommand {
         let server = ReferenceServer()
         let url = try await server.start()
         print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
-        let results: BenchResults
+        var results = BenchResults()
         do {
-            results = try await ThroughputBenchmark(baseURL: url, quick: quick).run()
+            try await ThroughputBenchmark(baseURL: url, quick: quick).run(into: &results)
+            try await RetryOverheadBenchmark(baseURL: url, total: quick ? 4_000 : 20_000).run(into: &results)
+            try await AuthBenchmark(server: server, baseURL: url, concurrentRequests: 1_000).run(into: &results)
         } catch {
             await server.stop()
             throw error

@@ -20,12 +20,12 @@ struct ThroughputBenchmark {
 
     private struct Ping: Decodable, Sendable { var ok: Bool }
 
-    private typealias Operation = @Sendable () async throws -> Void
+    private typealias Operation = InterleavedRun.Operation
 
     private static let concurrency = 32
     private static let rounds = 5
 
-    func run() async throws -> BenchResults {
+    func run(into results: inout BenchResults) async throws {
         let rawClient = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
             configuration: Self.rawConfiguration()
@@ -51,12 +51,8 @@ struct ThroughputBenchmark {
             ("courier_urlsession", { _ = try await courierURLSession.value(for: ping) }),
         ]
 
-        var results = BenchResults()
         defer { session.invalidateAndCancel() }
         do {
-            for (_, operation) in contenders {
-                _ = try await measure(operation, count: 100, concurrency: 4)
-            }
             let sequentialCount = quick ? 1_000 : 5_000
             let concurrentCount = quick ? 4_000 : 20_000
             try await runMode("sequential", contenders, total: sequentialCount, concurrency: 1, into: &results)
@@ -68,7 +64,6 @@ struct ThroughputBenchmark {
         }
         try await rawClient.shutdown()
         try await ahcTransport.shutdown()
-        return results
     }
 
     private func runMode(
@@ -78,15 +73,9 @@ struct ThroughputBenchmark {
         concurrency: Int,
         into results: inout BenchResults
     ) async throws {
-        var samples = [String: LatencySamples]()
-        let perRound = max(concurrency, total / Self.rounds)
-        for _ in 0..<Self.rounds {
-            for (name, operation) in contenders {
-                let (latencies, wall) = try await measure(operation, count: perRound, concurrency: concurrency)
-                samples[name, default: LatencySamples()].add(latencies, wallTime: wall)
-            }
-        }
-        print("\n\(mode) (\(perRound * Self.rounds) requests each, \(concurrency) in flight)")
+        let run = InterleavedRun(rounds: Self.rounds, perRound: max(concurrency, total / Self.rounds), concurrency: concurrency)
+        let samples = try await run.run(contenders)
+        print("\n\(mode) (\(run.perRound * run.rounds) requests each, \(concurrency) in flight)")
         for (name, _) in contenders {
             guard let sample = samples[name] else { continue }
             let prefix = "throughput.\(mode).\(name)"
@@ -105,31 +94,6 @@ struct ThroughputBenchmark {
             results.set("throughput.\(mode).\(courier)_to_\(raw)_ratio", ratio)
             print("  \(courier) / \(raw) = \(ratio)")
         }
-    }
-
-    /// Runs `count` operations with `concurrency` workers; returns each latency and the wall time.
-    private func measure(_ operation: @escaping Operation, count: Int, concurrency: Int) async throws -> ([Duration], Duration) {
-        let clock = ContinuousClock()
-        let started = clock.now
-        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
-            for worker in 0..<concurrency {
-                let share = count / concurrency + (worker < count % concurrency ? 1 : 0)
-                group.addTask {
-                    var mine = [Duration]()
-                    mine.reserveCapacity(share)
-                    for _ in 0..<share {
-                        let start = clock.now
-                        try await operation()
-                        mine.append(clock.now - start)
-                    }
-                    return mine
-                }
-            }
-            var all = [Duration]()
-            for try await part in group { all.append(contentsOf: part) }
-            return all
-        }
-        return (latencies, clock.now - started)
     }
 
     private static func rawConfiguration() -> HTTPClient.Configuration {

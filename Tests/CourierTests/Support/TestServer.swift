@@ -32,20 +32,33 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
 }
 
 /// Runs `body` with a reference server on an ephemeral loopback port, stopped afterwards.
-func withReferenceServer<T>(
+func withRunningServer<T>(
     _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
-    _ body: (URL) async throws -> T
+    _ body: (ReferenceServer, URL) async throws -> T
 ) async throws -> T {
     let server = ReferenceServer(configuration: configuration)
     let url = try await server.start()
     do {
-        let result = try await body(url)
+        let result = try await body(server, url)
         await server.stop()
         return result
     } catch {
         await server.stop()
         throw error
     }
+}
+
+/// Runs `body` with a reference server's URL.
+func withReferenceServer<T>(
+    _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
+    _ body: (URL) async throws -> T
+) async throws -> T {
+    try await withRunningServer(configuration) { _, url in try await body(url) }
+}
+
+/// An access token for the server's demo account.
+func demoToken(_ server: ReferenceServer) async throws -> String {
+    try await server.issueTokens(email: ReferenceServerConfiguration().demoEmail).accessToken
 }
 
 /// Runs `body` with a reference server and a client on the given engine.

@@ -1,0 +1,14 @@
+/// The body of `POST /api/v1/auth/refresh`: the refresh token to exchange for a new token pair.
+///
+/// Refresh tokens rotate: the token sent here stops working once the exchange succeeds,
+/// and presenting it again revokes every refresh token of its user.
+public struct RefreshTokenRequest: Codable, Sendable, Hashable {
+    /// The refresh token from the latest ``TokenResponse``.
+    public var refreshToken: String
+
+    /// Creates a refresh request.
+    /// - Parameter refreshToken: The refresh token from the latest ``TokenResponse``.
+    public init(refreshToken: String) {
+        self.refreshToken = refreshToken
+    }
+}

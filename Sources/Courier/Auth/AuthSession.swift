@@ -1,0 +1,144 @@
+import Foundation
+
+/// Holds the user's credential and coordinates its refreshes for every request of a client.
+///
+/// Make one per signed-in user and give it to ``ClientConfiguration/auth``; the auth stage
+/// asks it for a credential before each attempt and reports rejections to it.
+///
+/// - Before expiry (within the authenticator's ``Authenticator/refreshMargin``), the
+///   credential is refreshed proactively.
+/// - On a 401, requests that failed with the same credential share one refresh; each is then
+///   replayed once. A request signed with an older credential is replayed without a refresh.
+/// - A refresh the server refuses fails every waiting request with
+///   ``CourierError/Code/unauthorized``, and later requests fail at once until ``signIn(_:)``.
+/// - More than three refreshes within 30 seconds stop with a loop error.
+///
+/// ```swift
+/// let session = AuthSession(authenticator: MyAPIAuthenticator(), store: FileCredentialStore(url: file))
+/// try await session.signIn(credentialFromLogin)
+/// var configuration = ClientConfiguration(baseURL: url)
+/// configuration.auth = session
+/// ```
+public actor AuthSession {
+    /// How credentials are applied and renewed.
+    public nonisolated let authenticator: any Authenticator
+    private let store: any CredentialStore
+    private let clock: any CourierClock
+    private var state: RefreshCoordinatorState
+    private var loaded = false
+    private var refreshTask: Task<Result<Credential, CourierError>, Never>?
+
+    /// Makes a session.
+    /// - Parameters:
+    ///   - authenticator: How credentials are applied and renewed.
+    ///   - store: Where the credential is kept between launches; memory by default.
+    ///   - clock: The time source for expiry.
+    ///   - maxRefreshes: The most refreshes within `loopWindow` before the loop guard stops.
+    ///   - loopWindow: The loop guard's window.
+    public init(
+        authenticator: any Authenticator,
+        store: any CredentialStore = InMemoryCredentialStore(),
+        clock: any CourierClock = SystemClock(),
+        maxRefreshes: Int = 3,
+        loopWindow: Duration = .seconds(30)
+    ) {
+        self.authenticator = authenticator
+        self.store = store
+        self.clock = clock
+        self.state = RefreshCoordinatorState(credential: nil, maxRefreshes: maxRefreshes, loopWindow: loopWindow)
+    }
+
+    /// The credential in force, loading it from the store on first use.
+    public var credential: Credential? {
+        get async throws {
+            try await loadIfNeeded()
+            return state.credential
+        }
+    }
+
+    /// Sets a new credential (after sign-in), saves it, and ends any failed state.
+    /// - Parameter credential: The credential.
+    public func signIn(_ credential: Credential) async throws {
+        try await store.save(credential)
+        loaded = true
+        state.signedIn(credential)
+    }
+
+    /// Forgets the credential, here and in the store. Requests fail as unauthorized until
+    /// the next ``signIn(_:)``.
+    public func signOut() async throws {
+        try await store.clear()
+        loaded = true
+        state.signedOut()
+    }
+
+    /// The credential to sign a request with, refreshed first if it is about to expire.
+    /// - Throws: ``CourierError/Code/unauthorized`` when there is no usable credential.
+    public func credentialForRequest() async throws -> Credential {
+        try await loadIfNeeded()
+        return try await perform(state.credentialNeeded(at: clock.date, margin: authenticator.refreshMargin))
+    }
+
+    /// The credential to replay a rejected request with: the current one if it is newer than
+    /// `rejected`, else the result of one shared refresh.
+    /// - Parameter rejected: The credential the server rejected.
+    /// - Throws: ``CourierError/Code/unauthorized`` when the credential cannot be renewed.
+    public func credentialAfterRejection(of rejected: Credential) async throws -> Credential {
+        try await loadIfNeeded()
+        return try await perform(state.rejected(rejected, at: clock.date))
+    }
+
+    private func loadIfNeeded() async throws {
+        guard !loaded else { return }
+        let stored = try await store.load()
+        guard !loaded else { return }
+        loaded = true
+        if let stored { state.signedIn(stored) }
+    }
+
+    private func perform(_ action: RefreshCoordinatorState.Action) async throws -> Credential {
+        switch action {
+        case .use(let credential):
+            return credential
+        case .fail(let message):
+            throw CourierError(code: .unauthorized, message: message)
+        case .join:
+            guard let refreshTask else {
+                throw CourierError(code: .unauthorized, message: "no refresh is running")
+            }
+            return try await refreshTask.value.get()
+        case .startRefresh(let credential):
+            let task = Task { [authenticator] in await Self.refresh(credential, with: authenticator) }
+            refreshTask = task
+            let result = await task.value
+            refreshTask = nil
+            switch result {
+            case .success(let fresh):
+                state.refreshSucceeded(fresh)
+                try? await store.save(fresh)
+                return fresh
+            case .failure(let error):
+                state.refreshFailed(error.message, isFinal: error.code == .unauthorized)
+                throw error
+            }
+        }
+    }
+
+    /// Runs the authenticator's refresh and classifies its failure: refused (final, reported
+    /// as unauthorized) or passing (network, server), reported as it is.
+    private static func refresh(_ credential: Credential, with authenticator: any Authenticator) async -> Result<Credential, CourierError> {
+        do {
+            return .success(try await authenticator.refresh(credential))
+        } catch let error as CourierError where error.code.isTransportFailure || error.code == .serverError {
+            return .failure(error)
+        } catch {
+            var refused = CourierError(
+                code: .unauthorized,
+                message: "the credential could not be refreshed; sign in again",
+                underlying: error
+            )
+            refused.status = (error as? CourierError)?.status
+            return .failure(refused)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+public import Foundation
+public import HTTPTypes
+
+/// What the retry stage does after an attempt.
+public enum RetryDecision: Sendable, Hashable {
+    /// Try again after waiting this long.
+    case retry(after: Duration)
+    /// Stop and hand the last outcome to the caller.
+    case stop(RetryStopReason)
+}
+
+/// Why retrying stopped.
+public enum RetryStopReason: Sendable, Hashable {
+    /// The attempt succeeded, or failed in a way another attempt would not change.
+    case notRetryable
+    /// The policy's attempts are used up.
+    case attemptsExhausted
+    /// POST or PATCH without an idempotency key.
+    case notIdempotent
+    /// The body can be sent only once.
+    case bodyNotReplayable
+    /// The server asked for a longer wait than the policy allows.
+    case retryAfterTooLong(Duration)
+    /// The wait would end after the request's deadline.
+    case deadlineWouldPass
+    /// The client's retry budget is spent.
+    case budgetExhausted
+}
+
+/// What an attempt produced, and what the policy needs to know about the request.
+public struct RetryAttempt: Sendable {
+    /// The status, when a response arrived.
+    public var status: HTTPResponse.Status?
+    /// The `Retry-After` header, when a response carried one.
+    public var retryAfter: String?
+    /// The failure's code, when no response arrived.
+    public var failure: CourierError.Code?
+    /// The request's method.
+    public var method: HTTPRequest.Method
+    /// Whether the request carries an `Idempotency-Key`.
+    public var hasIdempotencyKey: Bool
+    /// Whether the body, if any, can be sent again.
+    public var bodyIsReplayable: Bool
+    /// How many attempts have been made, this one included.
+    public var attempt: Int
+
+    /// Describes an attempt.
+    public init(
+        status: HTTPResponse.Status? = nil,
+        retryAfter: String? = nil,
+        failure: CourierError.Code? = nil,
+        method: HTTPRequest.Method,
+        hasIdempotencyKey: Bool = false,
+        bodyIsReplayable: Bool = true,
+        attempt: Int
+    ) {
+        self.status = status
+        self.retryAfter = retryAfter
+        self.failure = failure
+        self.method = method
+        self.hasIdempotencyKey = hasIdempotencyKey
+        self.bodyIsReplayable = bodyIsReplayable
+        self.attempt = attempt
+    }
+}
+
+extension RetryPolicy {
+    /// Decides whether to try again, and after how long.
+    ///
+    /// A pure function: the same attempt, time and random draws give the same decision.
+    /// - Parameters:
+    ///   - attempt: What the attempt produced.
+    ///   - now: The wall-clock date, for `Retry-After` dates.
+    ///   - timeLeft: How long until the request's deadline, if it has one.
+    ///   - generator: The source of jitter.
+    /// - Returns: Retry after a delay, or stop with a reason.
+    public func decide(
+        _ attempt: RetryAttempt,
+        now: Date,
+        timeLeft: Duration?,
+        using generator: inout some RandomNumberGenerator
+    ) -> RetryDecision {
+        if let status = attempt.status {
+            guard retryableStatuses.contains(status.code) else { return .stop(.notRetryable) }
+        } else if let failure = attempt.failure {
+            guard retryableFailures.contains(failure) else { return .stop(.notRetryable) }
+        } else {
+            return .stop(.notRetryable)
+        }
+        guard Self.idempotentMethods.contains(attempt.method) || attempt.hasIdempotencyKey else {
+            return .stop(.notIdempotent)
+        }
+        guard attempt.bodyIsReplayable else { return .stop(.bodyNotReplayable) }
+        guard attempt.attempt < maxAttempts else { return .stop(.attemptsExhausted) }
+
+        var delay = backoff.delay(afterFailedAttempts: attempt.attempt, using: &generator)
+        if honoursRetryAfter, let status = attempt.status?.code, status == 429 || status == 503,
+           let header = attempt.retryAfter, let requested = RetryAfter.parse(header, now: now) {
+            guard requested <= backoff.maxDelay else { return .stop(.retryAfterTooLong(requested)) }
+            delay = requested
+        }
+        if let timeLeft, delay >= timeLeft { return .stop(.deadlineWouldPass) }
+        return .retry(after: delay)
+    }
+}
+
+extension RetryStopReason {
+    /// The reason in words, for error messages.
+    public var explanation: String {
+        switch self {
+        case .notRetryable: return "the outcome is not worth another attempt"
+        case .attemptsExhausted: return "the policy's attempts are used up"
+        case .notIdempotent: return "the method is not idempotent and the request has no idempotency key"
+        case .bodyNotReplayable: return "the body can be sent only once"
+        case .retryAfterTooLong(let wait): return "the server asked to wait \(wait), longer than the policy allows"
+        case .deadlineWouldPass: return "the next attempt would end after the request's deadline"
+        case .budgetExhausted: return "the client's retry budget is spent"
+        }
+    }
+}

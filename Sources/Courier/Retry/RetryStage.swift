@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+
+/// The chain stage that retries failed attempts by the ``RetryPolicy``.
+///
+/// Each attempt goes down the rest of the chain (authentication, network middleware,
+/// transport) with a new ``RequestContext/attempt``. Waits use the injected clock, so a
+/// cancelled task stops waiting at once. Why retrying stopped is recorded in the call's
+/// ``CallRecord`` and reported in the ``CourierError`` the caller gets.
+struct RetryStage: Middleware {
+    let policy: RetryPolicy
+    let budget: RetryBudget
+    let clock: any CourierClock
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let policy = context.options.retryPolicy ?? self.policy
+        guard policy.maxAttempts > 1 else { return try await next(request, body, context) }
+        budget.recordRequest()
+        var generator = SystemRandomNumberGenerator()
+        var attemptContext = context
+        while true {
+            let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
+            do {
+                outcome = .success(try await next(request, body, attemptContext))
+            } catch {
+                outcome = .failure(error)
+            }
+            var attempt = RetryAttempt(
+                method: request.method,
+                hasIdempotencyKey: request.headerFields[.idempotencyKey] != nil,
+                bodyIsReplayable: body?.isReplayable ?? true,
+                attempt: attemptContext.attempt
+            )
+            switch outcome {
+            case .success(let (response, _)):
+                attempt.status = response.status
+                attempt.retryAfter = response.headerFields[.retryAfter]
+            case .failure(let error as CourierError):
+                attempt.failure = error.code
+            case .failure:
+                return try outcome.get()
+            }
+            if Task.isCancelled { return try outcome.get() }
+
+            let timeLeft = context.deadline.map { clock.now.duration(to: $0) }
+            var decision = policy.decide(attempt, now: clock.date, timeLeft: timeLeft, using: &generator)
+            if case .retry = decision, !budget.tryRetry() {
+                decision = .stop(.budgetExhausted)
+            }
+            guard case .retry(let delay) = decision else {
+                if case .stop(let reason) = decision, reason != .notRetryable {
+                    context.record.noteRetryStop(reason)
+                }
+                return try outcome.get()
+            }
+            if case .success(let (_, responseBody)) = outcome {
+                _ = await responseBody?.prefix(upTo: 64 << 10)
+            }
+            try await clock.sleep(for: delay)
+            attemptContext.attempt += 1
+        }
+    }
+}

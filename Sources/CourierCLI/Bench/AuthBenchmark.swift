@@ -1,0 +1,45 @@
+import ClarityAPI
+import Courier
+import CourierAsyncHTTPClient
+import Foundation
+import RadarAPI
+import ReferenceServer
+
+/// 1000 concurrent requests that meet an expired token: how many refreshes, how many
+/// successes, how long.
+struct AuthBenchmark {
+    let server: ReferenceServer
+    let baseURL: URL
+    let concurrentRequests: Int
+
+    func run(into results: inout BenchResults) async throws {
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectionsPerHost: 32))
+        do {
+            let demo = ReferenceServerConfiguration()
+            let clarity = ClarityClient(baseURL: baseURL, transport: transport)
+            try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
+            let radar = RadarClient(client: clarity.client)
+            _ = try await radar.list(limit: 1)
+            await server.expireAccessTokens()
+            await server.resetCounters()
+            let started = ContinuousClock.now
+            let count = concurrentRequests
+            let succeeded = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<count { group.addTask { (try? await radar.list(limit: 1)) != nil } }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            let elapsed = ContinuousClock.now - started
+            let refreshes = await server.requestCount(method: "POST", path: "/api/v1/auth/refresh")
+            results.set("auth.concurrent_requests", count)
+            results.set("auth.refresh_calls", refreshes)
+            results.set("auth.succeeded", succeeded)
+            results.set("auth.elapsed_ms", (LatencySamples.seconds(elapsed) * 1e4).rounded() / 10)
+            print("\nauth (\(count) concurrent requests, expired token)")
+            print("  refresh calls \(refreshes), succeeded \(succeeded), elapsed \(String(format: "%.1f", LatencySamples.seconds(elapsed) * 1_000)) ms")
+            try await transport.shutdown()
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// Runs contenders in turns, round after round, so that a noisy moment of the machine falls
+/// on all of them alike; collects each one's latencies and wall time.
+struct InterleavedRun {
+    let rounds: Int
+    let perRound: Int
+    let concurrency: Int
+
+    typealias Operation = @Sendable () async throws -> Void
+
+    func run(_ contenders: [(String, Operation)]) async throws -> [String: LatencySamples] {
+        for (_, operation) in contenders {
+            _ = try await Self.measure(operation, count: 100, concurrency: min(4, concurrency))
+        }
+        var samples = [String: LatencySamples]()
+        for _ in 0..<rounds {
+            for (name, operation) in contenders {
+                let (latencies, wall) = try await Self.measure(operation, count: perRound, concurrency: concurrency)
+                samples[name, default: LatencySamples()].add(latencies, wallTime: wall)
+            }
+        }
+        return samples
+    }
+
+    /// Runs `count` operations with `concurrency` workers; returns each latency and the wall time.
+    static func measure(_ operation: @escaping Operation, count: Int, concurrency: Int) async throws -> ([Duration], Duration) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for worker in 0..<concurrency {
+                let share = count / concurrency + (worker < count % concurrency ? 1 : 0)
+                group.addTask {
+                    var mine = [Duration]()
+                    mine.reserveCapacity(share)
+                    for _ in 0..<share {
+                        let start = clock.now
+                        try await operation()
+                        mine.append(clock.now - start)
+                    }
+                    return mine
+                }
+            }
+            var all = [Duration]()
+            for try await part in group { all.append(contentsOf: part) }
+            return all
+        }
+        return (latencies, clock.now - started)
+    }
+}

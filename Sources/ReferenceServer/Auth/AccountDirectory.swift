@@ -1,0 +1,92 @@
+import Foundation
+
+/// Every account the server knows, by id and by email, with the pending email verifications.
+///
+/// A plain value; ``AuthService`` provides isolation.
+struct AccountDirectory: Sendable {
+    /// The id of the demo account the server seeds, which owns the demo radars.
+    static let demoAccountId = "demo-user"
+
+    private var accounts: [String: UserAccount] = [:]
+    private var idsByEmail: [String: String] = [:]
+    /// Pending verification tokens, to the id of the account they verify.
+    private var pendingVerifications: [String: String] = [:]
+    private var nextUserNumber = 1
+
+    /// The form emails are stored and looked up in: trimmed and lowercased.
+    static func normalizedEmail(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// The account with this id, if any.
+    func account(id: String) -> UserAccount? {
+        accounts[id]
+    }
+
+    /// The account with this email, compared after normalisation, if any.
+    func account(email: String) -> UserAccount? {
+        idsByEmail[Self.normalizedEmail(email)].flatMap { accounts[$0] }
+    }
+
+    /// Adds an account unless its email is taken.
+    /// - Parameters:
+    ///   - id: The id to give it; `nil` gives the next `u_<n>`.
+    ///   - email: The email address; stored normalised.
+    ///   - displayName: The name shown for the user.
+    ///   - passwordHash: The salted hash of the password.
+    ///   - emailVerified: Whether the address counts as confirmed already.
+    ///   - createdAt: The creation time.
+    /// - Returns: The new account, or `nil` if the email is taken.
+    mutating func add(
+        id: String? = nil,
+        email: String,
+        displayName: String?,
+        passwordHash: PasswordHash,
+        emailVerified: Bool,
+        createdAt: Date
+    ) -> UserAccount? {
+        let email = Self.normalizedEmail(email)
+        guard idsByEmail[email] == nil else { return nil }
+        let account = UserAccount(
+            id: id ?? nextGeneratedId(),
+            email: email,
+            displayName: displayName,
+            passwordHash: passwordHash,
+            emailVerified: emailVerified,
+            createdAt: createdAt
+        )
+        accounts[account.id] = account
+        idsByEmail[email] = account.id
+        return account
+    }
+
+    /// Creates a verification token for an account and returns it.
+    mutating func makeVerificationToken(forAccount id: String) -> String {
+        let token = OpaqueToken.make()
+        pendingVerifications[token] = id
+        return token
+    }
+
+    /// The pending verification token of the account with this email, if any.
+    func pendingVerificationToken(email: String) -> String? {
+        guard let id = account(email: email)?.id else { return nil }
+        return pendingVerifications.first { $0.value == id }?.key
+    }
+
+    /// Marks the account a verification token belongs to as verified, consuming the token.
+    /// - Returns: The updated account, or `nil` if the token is unknown or already used.
+    mutating func verifyEmail(token: String) -> UserAccount? {
+        guard let id = pendingVerifications.removeValue(forKey: token), var account = accounts[id] else { return nil }
+        account.emailVerified = true
+        accounts[id] = account
+        return account
+    }
+
+    private mutating func nextGeneratedId() -> String {
+        while accounts["u_\(nextUserNumber)"] != nil {
+            nextUserNumber += 1
+        }
+        defer { nextUserNumber += 1 }
+        return "u_\(nextUserNumber)"
+    }
+}

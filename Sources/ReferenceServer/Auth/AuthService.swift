@@ -1,0 +1,195 @@
+import ClarityCore
+import Foundation
+
+/// Accounts, passwords and tokens: everything behind `/api/v1/auth` and the access check of `/api`.
+///
+/// Passwords are hashed and checked outside the actor's isolation, so a slow key derivation
+/// never holds up token checks of other requests.
+actor AuthService {
+    /// The shortest password accepted, in characters.
+    static let minimumPasswordLength = 8
+    /// The longest password accepted, in characters.
+    static let maximumPasswordLength = 128
+
+    private var directory = AccountDirectory()
+    private var ledger = TokenLedger()
+    private var accessTokenLifetime: Duration
+    private let hasher: PasswordHasher
+    private let clock: @Sendable () -> Date
+
+    /// Creates the service with the demo account in it.
+    /// - Parameters:
+    ///   - demoEmail: The demo account's email.
+    ///   - demoPassword: The demo account's password.
+    ///   - accessTokenLifetime: How long new access tokens are valid.
+    ///   - hasher: The password hasher.
+    ///   - clock: The source of the current time. Token expiry uses it as it is; account
+    ///     creation dates are cut to whole seconds.
+    init(
+        demoEmail: String,
+        demoPassword: String,
+        accessTokenLifetime: Duration,
+        hasher: PasswordHasher = PasswordHasher(),
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.accessTokenLifetime = accessTokenLifetime
+        self.hasher = hasher
+        self.clock = clock
+        // PBKDF2 fails only for invalid parameters, which these are not; a failure would
+        // leave the demo account out, and its login would answer 401.
+        if let hash = try? hasher.hash(demoPassword) {
+            _ = directory.add(
+                id: AccountDirectory.demoAccountId,
+                email: demoEmail,
+                displayName: "Demo User",
+                passwordHash: hash,
+                emailVerified: true,
+                createdAt: Self.wholeSeconds(clock())
+            )
+        }
+    }
+
+    // MARK: - Endpoints
+
+    /// Creates an account, with a pending email verification, and signs it in.
+    /// - Throws: ``APIError`` 422 `validation_failed` for a bad email or password, 409 `email_taken`.
+    nonisolated func register(_ request: RegisterRequest) async throws -> TokenResponse {
+        try Self.validateEmail(request.email)
+        try Self.validatePassword(request.password)
+        let hash = try hasher.hash(request.password)
+        return try await addAccount(email: request.email, displayName: request.displayName, passwordHash: hash)
+    }
+
+    /// Signs in with an email and a password.
+    /// - Throws: ``APIError`` 401 `invalid_credentials`, the same for an unknown email and a wrong password.
+    nonisolated func login(_ request: LoginRequest) async throws -> TokenResponse {
+        guard let account = await account(email: request.email) else {
+            hasher.verifyAgainstNothing(request.password)
+            throw APIError.invalidCredentials()
+        }
+        guard hasher.verify(request.password, against: account.passwordHash) else {
+            throw APIError.invalidCredentials()
+        }
+        guard let response = await issueTokens(accountId: account.id) else { throw APIError.invalidCredentials() }
+        return response
+    }
+
+    /// Exchanges a refresh token for a new pair.
+    /// - Throws: ``APIError`` 401 `invalid_refresh_token` when the token is unknown, expired or
+    ///   revoked; reuse of a rotated token also revokes every refresh token of its user.
+    func refresh(_ request: RefreshTokenRequest) throws -> TokenResponse {
+        let outcome = ledger.rotate(refreshToken: request.refreshToken, now: clock(), accessTokenLifetime: lifetimeSeconds)
+        guard case .rotated(let userId, let pair) = outcome, let account = directory.account(id: userId) else {
+            throw APIError.invalidRefreshToken()
+        }
+        return tokenResponse(pair, for: account)
+    }
+
+    /// Revokes the access token that signed the request and the given refresh token, if it is the same user's.
+    func logout(accessToken: String, userId: String, refreshToken: String) {
+        ledger.revokeAccessToken(accessToken)
+        ledger.revokeRefreshToken(refreshToken, ownedBy: userId)
+    }
+
+    /// The account of a user, as the API shows it.
+    func user(id: String) -> ClarityUser? {
+        directory.account(id: id)?.clarityUser
+    }
+
+    /// Marks an email address verified.
+    /// - Throws: ``APIError`` 400 `invalid_token` when the token is unknown or already used.
+    func verifyEmail(_ request: VerifyEmailRequest) throws -> VerifyEmailResponse {
+        guard directory.verifyEmail(token: request.token) != nil else { throw APIError.invalidVerificationToken() }
+        return VerifyEmailResponse(verified: true)
+    }
+
+    /// Checks the access token of a request.
+    func checkAccess(_ token: String) -> TokenLedger.AccessCheck {
+        ledger.checkAccess(token, now: clock())
+    }
+
+    // MARK: - Test controls
+
+    /// Issues tokens for the account with this email, as a login would; `nil` if there is no such account.
+    func issueTokens(email: String) -> TokenResponse? {
+        directory.account(email: email).flatMap { issueTokens(accountId: $0.id) }
+    }
+
+    /// Sets the lifetime of access tokens issued from now on.
+    func setAccessTokenLifetime(_ lifetime: Duration) {
+        accessTokenLifetime = lifetime
+    }
+
+    /// Makes every valid access token expire now.
+    func expireAccessTokens() {
+        ledger.expireAccessTokens(now: clock())
+    }
+
+    /// Revokes every refresh token.
+    func revokeRefreshTokens() {
+        ledger.revokeAllRefreshTokens()
+    }
+
+    /// The pending verification token of an account, if any.
+    func verificationToken(email: String) -> String? {
+        directory.pendingVerificationToken(email: email)
+    }
+
+    // MARK: - Helpers
+
+    private var lifetimeSeconds: TimeInterval { accessTokenLifetime.timeInterval }
+
+    private func account(email: String) -> UserAccount? {
+        directory.account(email: email)
+    }
+
+    /// A date without fractional seconds, so that what a client decodes equals what the server stored.
+    private static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    private func addAccount(email: String, displayName: String?, passwordHash: PasswordHash) throws -> TokenResponse {
+        guard let account = directory.add(
+            email: email,
+            displayName: displayName,
+            passwordHash: passwordHash,
+            emailVerified: false,
+            createdAt: Self.wholeSeconds(clock())
+        ) else {
+            throw APIError.emailTaken()
+        }
+        _ = directory.makeVerificationToken(forAccount: account.id)
+        return tokenResponse(ledger.issue(userId: account.id, now: clock(), accessTokenLifetime: lifetimeSeconds), for: account)
+    }
+
+    private func issueTokens(accountId: String) -> TokenResponse? {
+        guard let account = directory.account(id: accountId) else { return nil }
+        return tokenResponse(ledger.issue(userId: account.id, now: clock(), accessTokenLifetime: lifetimeSeconds), for: account)
+    }
+
+    /// `expiresIn` is the lifetime rounded up to whole seconds, so a sub-second lifetime reads as 1.
+    private func tokenResponse(_ pair: TokenLedger.IssuedTokens, for account: UserAccount) -> TokenResponse {
+        TokenResponse(
+            accessToken: pair.accessToken,
+            refreshToken: pair.refreshToken,
+            tokenType: "Bearer",
+            expiresIn: Int(lifetimeSeconds.rounded(.up)),
+            user: account.clarityUser
+        )
+    }
+
+    private static func validateEmail(_ email: String) throws {
+        let parts = AccountDirectory.normalizedEmail(email).split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty }) else {
+            throw APIError.validationFailed("email must be an address like name@example.com")
+        }
+    }
+
+    private static func validatePassword(_ password: String) throws {
+        guard (minimumPasswordLength...maximumPasswordLength).contains(password.count) else {
+            throw APIError.validationFailed(
+                "password must be \(minimumPasswordLength) to \(maximumPasswordLength) characters, got \(password.count)"
+            )
+        }
+    }
+}
