@@ -17,9 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port, seed: seed))
         let url = try await server.start()
-        print("listening on \(url.absoluteString)")
+        Console.line("listening on \(url.absoluteString)")
         let defaults = ReferenceServerConfiguration()
-        print("demo account: \(defaults.demoEmail) / \(defaults.demoPassword)")
+        Console.line("demo account: \(defaults.demoEmail) / \(defaults.demoPassword)")
         await SignalWaiter.waitForInterrupt()
         await server.stop()
     }

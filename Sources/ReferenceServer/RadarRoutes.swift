@@ -27,8 +27,8 @@ struct RadarRoutes: Sendable {
                 try await createRadar(request, userId: context.requireUserId())
             }
         }
-        api.get("radars/{id}") { _, context in
-            try await showRadar(id: context.parameters.get("id"), userId: context.requireUserId())
+        api.get("radars/{id}") { request, context in
+            try await showRadar(request, id: context.parameters.get("id"), userId: context.requireUserId())
         }
         api.delete("radars/{id}") { request, context in
             try await idempotency.respond(to: request, context: context) { _, context in
@@ -40,8 +40,8 @@ struct RadarRoutes: Sendable {
                 try await refreshRadar(id: context.parameters.get("id"), userId: context.requireUserId())
             }
         }
-        api.get("radars/{id}/opinions") { _, context in
-            try await listOpinions(radarId: context.parameters.get("id"), userId: context.requireUserId())
+        api.get("radars/{id}/opinions") { request, context in
+            try await listOpinions(request, radarId: context.parameters.get("id"), userId: context.requireUserId())
         }
         api.get("radars/{id}/trends") { request, context in
             try await showTrend(radarId: context.parameters.get("id"), userId: context.requireUserId(), request: request)
@@ -53,7 +53,7 @@ struct RadarRoutes: Sendable {
         let query = QueryItems(rawQuery: request.uri.query)
         let limit = try query.integer("limit", default: Self.defaultPageLimit, in: 1...100)
         let offset = try query.integer("offset", default: 0, in: 0...Int.max)
-        return try Response.json(await store.page(limit: limit, offset: offset, userId: userId))
+        return try Response.cacheableJSON(await store.page(limit: limit, offset: offset, userId: userId), for: request)
     }
 
     private func createRadar(_ request: Request, userId: String) async throws -> Response {
@@ -63,9 +63,9 @@ struct RadarRoutes: Sendable {
         return try Response.json(radar, status: .created, headers: [.location: "/api/radars/\(radar.id)"])
     }
 
-    private func showRadar(id: String?, userId: String) async throws -> Response {
+    private func showRadar(_ request: Request, id: String?, userId: String) async throws -> Response {
         guard let id, let radar = await store.radar(id: id, userId: userId) else { throw Self.radarNotFound(id) }
-        return try Response.json(radar)
+        return try Response.cacheableJSON(radar, for: request)
     }
 
     private func deleteRadar(id: String?, userId: String) async throws -> Response {
@@ -75,14 +75,14 @@ struct RadarRoutes: Sendable {
 
     private func refreshRadar(id: String?, userId: String) async throws -> Response {
         guard let id, let radar = await store.refresh(id: id, userId: userId) else { throw Self.radarNotFound(id) }
-        return try Response.json(radar)
+        return try Response.json(radar, headers: [.contentLocation: "/api/radars/\(radar.id)"])
     }
 
-    private func listOpinions(radarId: String?, userId: String) async throws -> Response {
+    private func listOpinions(_ request: Request, radarId: String?, userId: String) async throws -> Response {
         guard let radarId, let opinions = await store.opinions(radarId: radarId, userId: userId) else {
             throw Self.radarNotFound(radarId)
         }
-        return try Response.json(opinions)
+        return try Response.cacheableJSON(opinions, for: request)
     }
 
     private func showTrend(radarId: String?, userId: String, request: Request) async throws -> Response {
@@ -91,7 +91,7 @@ struct RadarRoutes: Sendable {
         guard let radarId, let trend = await store.trend(radarId: radarId, days: days, userId: userId) else {
             throw Self.radarNotFound(radarId)
         }
-        return try Response.json(trend)
+        return try Response.cacheableJSON(trend, for: request)
     }
 
     private func interpret(_ request: Request) async throws -> Response {

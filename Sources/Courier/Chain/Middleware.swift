@@ -7,9 +7,11 @@ public import HTTPTypes
 ///
 /// 1. **Application middleware** (``ClientConfiguration/middleware``): runs once per call.
 ///    It may short-circuit (answer without calling `next`) or call `next` more than once.
-/// 2. Built-in stages, each in its place: dedup of identical GETs, the cache, the offline
-///    queue, retry, authentication. (They arrive with the issues that add them; the chain
-///    keeps their order.)
+/// 2. Built-in stages, in this order: dedup of identical GETs in flight
+///    (``ClientConfiguration/deduplicatesRequests``), the cache (``ClientConfiguration/cache``),
+///    retry (``ClientConfiguration/retryPolicy``), authentication (``ClientConfiguration/auth``),
+///    and redirects (``ClientConfiguration/redirectPolicy``). The offline queue will sit between
+///    the cache and retry.
 /// 3. **Network middleware** (``ClientConfiguration/networkMiddleware``): runs once per
 ///    attempt, so it sees retries and replays one by one. It must call `next` exactly once;
 ///    the chain throws ``CourierError/Code/invalidRequest`` when it does not.

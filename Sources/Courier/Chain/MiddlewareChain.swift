@@ -31,6 +31,11 @@ struct MiddlewareChain: Sendable {
         to next: @escaping Middleware.Next,
         callsNextExactlyOnce: Bool
     ) -> Middleware.Next {
+        if let stage = middleware as? any EscapingNextStage {
+            return { request, body, context in
+                try await stage.intercept(request, body: body, context: context, escapingNext: next)
+            }
+        }
         guard callsNextExactlyOnce else {
             return { request, body, context in
                 try await middleware.intercept(request, body: body, context: context, next: next)
@@ -67,4 +72,15 @@ private final class NextCallCounter: Sendable {
 
     /// The calls so far.
     var count: Int { calls.load(ordering: .relaxed) }
+}
+
+/// A built-in stage that may keep `next` after it returns (the cache's background refresh).
+/// The chain hands such a stage an escaping `next`; user middleware never needs one.
+protocol EscapingNextStage: Middleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        escapingNext next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody?)
 }

@@ -10,7 +10,7 @@ public struct RequestContext: Sendable {
     /// and shown in logs.
     public var requestID: String
 
-    /// The endpoint's name for logs and metrics (``Request/name``), or the method and path.
+    /// The endpoint's name for metrics (``Request/name``), or `unnamed`.
     public var endpoint: String
 
     /// The request's options: timeout, authentication, queueing, idempotency.
@@ -62,9 +62,17 @@ public struct RequestContext: Sendable {
     /// Makes a random 16-character request id.
     public static func makeRequestID() -> String {
         var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
-        return String((0..<16).map { _ in alphabet[Int(generator.next(upperBound: UInt(alphabet.count)))] })
+        var bits = generator.next() as UInt64
+        var characters = [UInt8](repeating: 0, count: 16)
+        for index in 0..<16 {
+            characters[index] = alphabet[Int(bits & 31)]
+            bits >>= 5
+            if index == 11 { bits = generator.next() }
+        }
+        return String(decoding: characters, as: UTF8.self)
     }
+
+    private static let alphabet = Array("0123456789abcdefghijklmnopqrstuv".utf8)
 }
 
 /// Counters for one call, shared by all its attempts.
@@ -73,6 +81,7 @@ public struct RequestContext: Sendable {
 public final class CallRecord: Sendable {
     private let transportCalls = Atomic<Int>(0)
     private let retryStop = Mutex<RetryStopReason?>(nil)
+    private let cache = Mutex<CacheStatus>(.network)
 
     /// Makes an empty record.
     public init() {}
@@ -90,6 +99,16 @@ public final class CallRecord: Sendable {
     /// Records why the retry stage stopped trying.
     public func noteRetryStop(_ reason: RetryStopReason) {
         retryStop.withLock { $0 = reason }
+    }
+
+    /// Records that the cache answered the call.
+    public func noteCacheStatus(_ status: CacheStatus) {
+        cache.withLock { $0 = status }
+    }
+
+    /// Where the response came from: the network unless the cache stage said otherwise.
+    public var cacheStatus: CacheStatus {
+        cache.withLock { $0 }
     }
 
     /// Why the retry stage stopped trying, if it recorded a reason.

@@ -22,6 +22,7 @@ public final class APIClient: Sendable {
     /// The engine that sends requests.
     public let transport: any Transport
     private let chain: MiddlewareChain
+    private let base: RequestTarget.Base
 
     /// Makes a client.
     /// - Parameters:
@@ -30,7 +31,13 @@ public final class APIClient: Sendable {
     public init(configuration: ClientConfiguration, transport: any Transport) {
         self.configuration = configuration
         self.transport = transport
-        var stages: [any Middleware] = [
+        self.base = RequestTarget.Base(configuration.baseURL)
+        var stages: [any Middleware] = []
+        if configuration.deduplicatesRequests { stages.append(DedupStage(auth: configuration.auth)) }
+        if let cache = configuration.cache {
+            stages.append(CacheStage(cache: cache, defaultPolicy: configuration.cachePolicy, auth: configuration.auth))
+        }
+        stages += [
             RetryStage(
                 policy: configuration.retryPolicy,
                 budget: RetryBudget(configuration: configuration.retryBudget, clock: configuration.clock),
@@ -126,12 +133,17 @@ public final class APIClient: Sendable {
     /// Sends a request and returns its body as a stream, without reading it or limiting its size.
     ///
     /// Use it for large downloads. A non-success status is thrown as a ``CourierError``
-    /// before the body is handed over.
+    /// before the body is handed over. The per-attempt timeout also bounds reading the body
+    /// (on AsyncHTTPClient), so give a long download a timeout to match. Streamed calls bypass
+    /// the cache and are never shared with other calls.
     /// - Parameter request: The request.
     /// - Returns: The response head and its body (empty if the response had none).
     /// - Throws: ``CourierError``.
     public func stream<Value>(_ request: Request<Value>) async throws -> (HTTPResponse, HTTPBody) {
-        let call = try prepare(request)
+        var uncached = request
+        uncached.options.cachePolicy = .bypass
+        uncached.options.deduplicates = false
+        let call = try prepare(uncached)
         do {
             let (response, body) = try await chain.entry(call.request, call.body, call.context)
             try await validate(response, body: body, context: call.context)
@@ -173,7 +185,8 @@ public final class APIClient: Sendable {
                     return nil
                 },
                 bytesReceived: data.count,
-                attempts: call.context.record.transportCallCount
+                attempts: call.context.record.transportCallCount,
+                cacheStatus: call.context.record.cacheStatus
             )
             return Response(value: value, http: response, data: data, metrics: metrics)
         } catch {
@@ -186,7 +199,7 @@ public final class APIClient: Sendable {
         let target: RequestTarget
         let body: HTTPBody?
         do {
-            target = try RequestTarget.make(baseURL: configuration.baseURL, path: request.path, query: request.query)
+            target = try RequestTarget.make(base: base, path: request.path, query: request.query)
             body = try request.body?.makeBody(encoder: request.encoder ?? configuration.encoder)
         } catch let error as CourierError {
             var error = error

@@ -20,6 +20,12 @@ public struct ClientConfiguration: Sendable {
     public var decoder: JSONDecoder
     /// Which redirects are followed; credentials never cross to another origin.
     public var redirectPolicy: RedirectPolicy
+    /// Whether identical GETs in flight share one call (yes by default).
+    public var deduplicatesRequests: Bool
+    /// The HTTP cache; `nil` (the default) caches nothing.
+    public var cache: HTTPCache?
+    /// The cache policy for requests that do not set their own.
+    public var cachePolicy: CachePolicy
     /// The retry policy for requests that do not set their own.
     public var retryPolicy: RetryPolicy
     /// The client-wide limit on retries.
@@ -42,6 +48,9 @@ public struct ClientConfiguration: Sendable {
     ///   - timeout: The default per-attempt timeout (60 seconds).
     ///   - maxResponseBytes: The most body bytes read for a decoded call.
     ///   - redirectPolicy: Which redirects are followed.
+    ///   - deduplicatesRequests: Whether identical GETs in flight share one call.
+    ///   - cache: The HTTP cache, if responses are cached.
+    ///   - cachePolicy: The default cache policy.
     ///   - retryPolicy: The default retry policy.
     ///   - retryBudget: The client-wide limit on retries.
     ///   - auth: The signed-in user's session, if requests are signed.
@@ -55,6 +64,9 @@ public struct ClientConfiguration: Sendable {
         timeout: Duration? = .seconds(60),
         maxResponseBytes: Int = 4 << 20,
         redirectPolicy: RedirectPolicy = .default,
+        deduplicatesRequests: Bool = true,
+        cache: HTTPCache? = nil,
+        cachePolicy: CachePolicy = .http,
         retryPolicy: RetryPolicy = .default,
         retryBudget: RetryBudget.Configuration = RetryBudget.Configuration(),
         auth: AuthSession? = nil,
@@ -68,6 +80,9 @@ public struct ClientConfiguration: Sendable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.redirectPolicy = redirectPolicy
+        self.deduplicatesRequests = deduplicatesRequests
+        self.cache = cache
+        self.cachePolicy = cachePolicy
         self.retryPolicy = retryPolicy
         self.retryBudget = retryBudget
         self.auth = auth

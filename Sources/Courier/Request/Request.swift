@@ -38,7 +38,8 @@ public struct Request<Response>: Sendable {
     public var body: RequestBody?
     /// Settings for the chain's stages.
     public var options: RequestOptions
-    /// A stable name for logs and metrics, such as `radar.list`. Defaults to the method and path.
+    /// A stable name for metrics, such as `radar.list`. Unnamed requests share the label
+    /// `unnamed`, so that ids in paths never become metric labels.
     public var name: String?
     /// The encoder for this request's body; `nil` uses the client's.
     public var encoder: JSONEncoder?
@@ -72,11 +73,9 @@ public struct Request<Response>: Sendable {
         self.name = name
     }
 
-    /// The name used in logs and metrics: ``name``, or the method and path without its query.
+    /// The label used in metrics: ``name``, or `unnamed`.
     public var endpointName: String {
-        if let name { return name }
-        let pathOnly = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        return "\(method.rawValue) \(pathOnly)"
+        name ?? "unnamed"
     }
 }
 

@@ -17,6 +17,10 @@ public struct RequestOptions: Sendable, Hashable {
     public var maxResponseBytes: Int?
     /// The retry policy for this request; `nil` uses ``ClientConfiguration/retryPolicy``.
     public var retryPolicy: RetryPolicy?
+    /// Whether this GET may share one call with identical GETs in flight (yes by default).
+    public var deduplicates: Bool
+    /// How this request uses the cache; `nil` uses ``ClientConfiguration/cachePolicy``.
+    public var cachePolicy: CachePolicy?
     /// How long the call may take in all, every attempt and wait included. `nil`: no limit
     /// beyond the per-attempt ``timeout``.
     public var deadline: Duration?
@@ -29,6 +33,8 @@ public struct RequestOptions: Sendable, Hashable {
         idempotencyKey: String? = nil,
         maxResponseBytes: Int? = nil,
         retryPolicy: RetryPolicy? = nil,
+        cachePolicy: CachePolicy? = nil,
+        deduplicates: Bool = true,
         deadline: Duration? = nil
     ) {
         self.timeout = timeout
@@ -37,6 +43,8 @@ public struct RequestOptions: Sendable, Hashable {
         self.idempotencyKey = idempotencyKey
         self.maxResponseBytes = maxResponseBytes
         self.retryPolicy = retryPolicy
+        self.cachePolicy = cachePolicy
+        self.deduplicates = deduplicates
         self.deadline = deadline
     }
 }

@@ -25,10 +25,48 @@ public struct RequestTarget: Sendable, Hashable {
     /// - Throws: ``CourierError`` with ``CourierError/Code/invalidRequest`` when the path
     ///   cannot name one resource unambiguously.
     public static func make(baseURL: URL, path: String, query: [URLQueryItem]) throws -> RequestTarget {
+        try make(base: Base(baseURL), path: path, query: query)
+    }
+
+    /// A base URL taken apart once, so that building each request's target does not parse it again.
+    public struct Base: Sendable, Hashable {
+        let scheme: String
+        let authority: String
+        let path: String
+        let error: CourierError.Code?
+        let source: String
+
+        /// Takes a base URL apart.
+        /// - Parameter url: The client's base URL.
+        public init(_ url: URL) {
+            source = url.absoluteString
+            if let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+               let (scheme, authority) = try? RequestTarget.schemeAndAuthority(components, source: url.absoluteString) {
+                self.scheme = scheme
+                self.authority = authority
+                self.path = components.percentEncodedPath
+                self.error = nil
+            } else {
+                self.scheme = ""
+                self.authority = ""
+                self.path = ""
+                self.error = .invalidRequest
+            }
+        }
+    }
+
+    /// Builds the target of a request against a base URL taken apart once.
+    /// - Parameters:
+    ///   - base: The client's base URL, taken apart.
+    ///   - path: The request's path, relative or absolute.
+    ///   - query: Query items to append.
+    /// - Returns: The target.
+    /// - Throws: ``CourierError`` with ``CourierError/Code/invalidRequest``.
+    public static func make(base: Base, path: String, query: [URLQueryItem]) throws -> RequestTarget {
         if path.contains("#") {
             throw invalid("a request path must not contain a fragment ('#'): \(path)")
         }
-        let (scheme, authority, basePath, rest) = try split(baseURL: baseURL, path: path)
+        let (scheme, authority, basePath, rest) = try split(base: base, path: path)
         let (rawPath, rawQuery) = splitQuery(rest)
         var fullPath = try PercentEncoding.encode(rawPath, allowing: PercentEncoding.pathCharacters, what: "path")
         if !basePath.isEmpty {
@@ -61,7 +99,7 @@ public struct RequestTarget: Sendable, Hashable {
         URL(string: "\(scheme)://\(authority)\(pathAndQuery)")
     }
 
-    private static func split(baseURL: URL, path: String) throws -> (String, String, String, String) {
+    private static func split(base: Base, path: String) throws -> (String, String, String, String) {
         let lowered = path.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             guard let components = URLComponents(string: path) else {
@@ -72,14 +110,13 @@ public struct RequestTarget: Sendable, Hashable {
                 + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
             return (scheme, authority, "", afterAuthority)
         }
-        guard let components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
-            throw invalid("not a valid base URL: \(baseURL)")
+        guard base.error == nil else {
+            throw invalid("not a valid http(s) base URL: \(base.source)")
         }
-        let (scheme, authority) = try schemeAndAuthority(components, source: baseURL.absoluteString)
-        return (scheme, authority, components.percentEncodedPath, path)
+        return (base.scheme, base.authority, base.path, path)
     }
 
-    private static func schemeAndAuthority(_ components: URLComponents, source: String) throws -> (String, String) {
+    fileprivate static func schemeAndAuthority(_ components: URLComponents, source: String) throws -> (String, String) {
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw invalid("only http and https URLs are supported: \(source)")
         }

@@ -37,14 +37,18 @@ public struct ResponseMetrics: Sendable, Hashable {
     public var bytesSent: Int64?
     /// Body bytes received.
     public var bytesReceived: Int
-    /// How many times the request reached the transport (1 unless retried or replayed).
+    /// How many times the request reached the transport (1 unless retried or replayed; 0
+    /// when the cache answered).
     public var attempts: Int
+    /// Where the response came from: the network, or the cache (fresh, revalidated, or stale).
+    public var cacheStatus: CacheStatus
 
     /// Makes metrics.
-    public init(duration: Duration, bytesSent: Int64?, bytesReceived: Int, attempts: Int) {
+    public init(duration: Duration, bytesSent: Int64?, bytesReceived: Int, attempts: Int, cacheStatus: CacheStatus = .network) {
         self.duration = duration
         self.bytesSent = bytesSent
         self.bytesReceived = bytesReceived
         self.attempts = attempts
+        self.cacheStatus = cacheStatus
     }
 }

@@ -21,9 +21,12 @@ struct BenchCommand: AsyncParsableCommand {
         print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
         var results = BenchResults()
         do {
+            try await ChainOverheadBenchmark(calls: quick ? 5_000 : 20_000).run(into: &results)
             try await ThroughputBenchmark(baseURL: url, quick: quick).run(into: &results)
             try await RetryOverheadBenchmark(baseURL: url, total: quick ? 4_000 : 20_000).run(into: &results)
             try await AuthBenchmark(server: server, baseURL: url, concurrentRequests: 1_000).run(into: &results)
+            print("\ncache and dedup")
+            try await CacheBenchmark(server: server, baseURL: url, quick: quick).run(into: &results)
         } catch {
             await server.stop()
             throw error

@@ -34,6 +34,10 @@ struct ThroughputBenchmark {
         let session = URLSession(configuration: .ephemeral)
         let courierAHC = APIClient(baseURL: baseURL, transport: ahcTransport)
         let courierURLSession = APIClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
+        let courierBare = APIClient(
+            configuration: ClientConfiguration(baseURL: baseURL, middleware: [], retryPolicy: .none),
+            transport: ahcTransport
+        )
         let pingURL = baseURL.appendingPathComponent("debug/ping")
         let ping = Request<Ping>(path: "/debug/ping")
 
@@ -44,6 +48,7 @@ struct ThroughputBenchmark {
                 _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
             }),
             ("courier_ahc", { _ = try await courierAHC.value(for: ping) }),
+            ("courier_ahc_bare_chain", { _ = try await courierBare.value(for: ping) }),
             ("raw_urlsession", {
                 let (data, _) = try await session.data(for: URLRequest(url: pingURL))
                 _ = try JSONDecoder().decode(Ping.self, from: data)

@@ -1,0 +1,183 @@
+import Foundation
+import HTTPTypes
+
+/// The chain stage that answers from the ``HTTPCache`` when the rules allow, revalidates
+/// stale responses, stores what may be stored, and invalidates after unsafe requests.
+///
+/// It runs before retry and authentication: a hit costs no network and no credential; a miss
+/// or revalidation goes down the chain like any request. Storage failures never fail a
+/// request: the cache is treated as empty.
+struct CacheStage: EscapingNextStage {
+    let cache: HTTPCache
+    let defaultPolicy: CachePolicy
+    let auth: AuthSession?
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        throw CourierError(code: .invalidRequest, message: "the cache stage runs only inside the client's chain")
+    }
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        escapingNext next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let policy = context.options.cachePolicy ?? defaultPolicy
+        guard request.method == .get else {
+            return try await passUnsafe(request, body: body, context: context, next: next)
+        }
+        guard policy != .bypass else { return try await next(request, body, context) }
+        let key = CacheKey(method: "GET", url: Self.url(of: request), partition: await partition(of: request, context: context))
+        let variants = (try? await cache.storage.variants(for: key)) ?? []
+        let lookup = CacheDecision.lookup(
+            request: request.headerFields, variants: variants, policy: policy,
+            now: cache.clock.date, heuristicFraction: cache.heuristicFraction
+        )
+        switch lookup {
+        case .serve(let stored, let status):
+            return served(stored, status: status, context: context)
+        case .gatewayTimeout:
+            return (HTTPResponse(status: .gatewayTimeout), HTTPBody("nothing usable is stored for this request"))
+        case .serveAndRefresh(let stored, let conditions):
+            refreshInBackground(request, conditions: conditions, stored: stored, key: key, policy: policy, context: context, next: next)
+            return served(stored, status: .stale, context: context)
+        case .revalidate(let stored, let conditions):
+            return try await fetch(request, conditions: conditions, stored: stored, fallback: stored, key: key, policy: policy, context: context, next: next)
+        case .network(let fallback):
+            return try await fetch(request, conditions: nil, stored: nil, fallback: fallback, key: key, policy: policy, context: context, next: next)
+        }
+    }
+
+    // MARK: - Network
+
+    private func fetch(
+        _ request: HTTPRequest, conditions: HTTPFields?, stored: CachedResponse?, fallback: CachedResponse?,
+        key: CacheKey, policy: CachePolicy, context: RequestContext, next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var outgoing = request
+        for field in conditions ?? [:] where outgoing.headerFields[field.name] == nil {
+            outgoing.headerFields.append(field)
+        }
+        if policy == .noCache && outgoing.headerFields[.cacheControl] == nil {
+            // "Always ask the server" holds for caches between us and it, too.
+            outgoing.headerFields[.cacheControl] = "max-age=0"
+        }
+        let requestDate = cache.clock.date
+        let response: HTTPResponse
+        let responseBody: HTTPBody?
+        do {
+            (response, responseBody) = try await next(outgoing, nil, context)
+        } catch let error as CourierError where error.code != .cancelled {
+            if let fallback, policy == .networkFirst
+                || CacheDecision.mayServeOnError(fallback, request: request.headerFields, now: cache.clock.date)
+                || (Self.disconnectionCodes.contains(error.code) && CacheDecision.mayServeWhenDisconnected(fallback, request: request.headerFields)) {
+                return served(fallback, status: .stale, context: context)
+            }
+            if fallback != nil, Self.disconnectionCodes.contains(error.code) {
+                // RFC 9111, 5.2.2.2: a stored response that must be revalidated, and no server to
+                // ask: the cache answers 504 rather than reuse it.
+                let explanation = "the stored response must be revalidated, and the server could not be reached: \(error.code): \(error.message)"
+                return (HTTPResponse(status: .gatewayTimeout, headerFields: [.contentType: "text/plain; charset=utf-8"]), HTTPBody(explanation))
+            }
+            throw error
+        }
+        let responseDate = cache.clock.date
+
+        if response.status.code == 304, let stored, conditions != nil {
+            _ = await responseBody?.prefix(upTo: 64 << 10)
+            let updated = CacheRules.updated(stored, with: response.headerFields, requestDate: requestDate, responseDate: responseDate)
+            try? await cache.storage.store(updated, for: key)
+            return served(updated, status: .revalidated, context: context)
+        }
+        if response.status.code >= 500, let fallback,
+           policy == .networkFirst || CacheDecision.mayServeOnError(fallback, request: request.headerFields, now: responseDate) {
+            _ = await responseBody?.prefix(upTo: 64 << 10)
+            return served(fallback, status: .stale, context: context)
+        }
+        let ttl: Bool = if case .ttl = policy { true } else { false }
+        guard CacheRules.isStorable(method: request.method, request: request.headerFields, response: response, ttlOverride: ttl),
+              case .known(let length) = responseBody?.length ?? .known(0), length <= Int64(cache.maxEntryBytes) else {
+            return (response, responseBody)
+        }
+        let data = try await responseBody?.collect(upTo: cache.maxEntryBytes) ?? Data()
+        var entry = CachedResponse(
+            status: response.status.code, fields: CacheRules.storedFields(response.headerFields), body: data,
+            requestDate: requestDate, responseDate: responseDate,
+            varyValues: CacheDecision.varyValues(response: response.headerFields, request: request.headerFields)
+        )
+        if case .ttl(let lifetime) = policy, !Self.hasExplicitFreshness(response) {
+            entry.fields.append(.init(name: "Cache-Control", value: "max-age=\(Int(Backoff.seconds(lifetime)))"))
+        }
+        try? await cache.storage.store(entry, for: key)
+        return (response, HTTPBody(data))
+    }
+
+    /// Refreshes a stale response after it was served, and tells ``HTTPCache/updates()``
+    /// observers when a newer response was stored.
+    private func refreshInBackground(
+        _ request: HTTPRequest, conditions: HTTPFields?, stored: CachedResponse,
+        key: CacheKey, policy: CachePolicy, context: RequestContext, next: @escaping Next
+    ) {
+        let stage = self
+        let background = RequestContext(endpoint: context.endpoint, options: context.options, deadline: context.deadline)
+        Task {
+            let started = stage.cache.clock.date
+            guard let (_, body) = try? await stage.fetch(
+                request, conditions: conditions, stored: stored, fallback: nil, key: key, policy: .http, context: background, next: next
+            ) else { return }
+            _ = await body?.prefix(upTo: stage.cache.maxEntryBytes)
+            guard let fresh = try? await stage.cache.storage.variants(for: key).first, fresh.responseDate >= started else { return }
+            stage.cache.publish(HTTPCache.Update(key: key, response: fresh))
+        }
+    }
+
+    private func passUnsafe(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        let result = try await next(request, body, context)
+        guard ![.head, .options, .trace].contains(request.method) else { return result }
+        let partition = await partition(of: request, context: context)
+        for url in CacheRules.invalidatedURLs(requestURL: Self.url(of: request), response: result.0) {
+            for keyPartition in Set([partition, ""]) {
+                try? await cache.storage.remove(CacheKey(method: "GET", url: url, partition: keyPartition))
+            }
+        }
+        return result
+    }
+
+    // MARK: - Helpers
+
+    private func served(_ stored: CachedResponse, status: CacheStatus, context: RequestContext) -> (HTTPResponse, HTTPBody?) {
+        context.record.noteCacheStatus(status)
+        var head = stored.response
+        head.headerFields[.age] = Freshness(of: stored, now: cache.clock.date, heuristicFraction: cache.heuristicFraction).ageHeaderValue
+        return (head, HTTPBody(stored.body))
+    }
+
+    /// The user a response belongs to: the signed-in account, else a digest of the request's
+    /// own `Authorization`, else the shared partition.
+    private func partition(of request: HTTPRequest, context: RequestContext) async -> String {
+        if context.options.requiresAuth, let auth, let credential = try? await auth.credential {
+            return credential.accountID ?? "token-" + Digest.fnv1a(credential.accessToken)
+        }
+        if let authorization = request.headerFields[.authorization] {
+            return "auth-" + Digest.fnv1a(authorization)
+        }
+        return ""
+    }
+
+    /// Failures that mean the server could not be reached, as opposed to a server error.
+    private static let disconnectionCodes: Set<CourierError.Code> = [.offline, .cannotConnect, .connectionLost, .timedOut]
+
+    static func url(of request: HTTPRequest) -> String {
+        "\(request.scheme ?? "https")://\((request.authority ?? "").lowercased())\(request.path ?? "/")"
+    }
+
+    private static func hasExplicitFreshness(_ response: HTTPResponse) -> Bool {
+        let control = CacheControl(response.headerFields[values: .cacheControl])
+        return control.has("max-age") || response.headerFields[.expires] != nil
+    }
+}

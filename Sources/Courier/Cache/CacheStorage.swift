@@ -1,0 +1,25 @@
+/// Where an ``HTTPCache`` keeps responses. Courier ships ``MemoryCacheStorage`` (an LRU by
+/// bytes and count), `CourierSQLite`'s disk storage, and ``TieredCacheStorage`` (memory in
+/// front of disk).
+///
+/// A key can hold several variants of a response (one per combination of the request
+/// header values its `Vary` names).
+public protocol CacheStorage: Sendable {
+    /// The stored variants for a key, most recently stored first.
+    /// - Parameter key: The key.
+    func variants(for key: CacheKey) async throws -> [CachedResponse]
+
+    /// Stores a response, replacing the variant of the same key with the same `Vary` values.
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - key: Its key.
+    func store(_ response: CachedResponse, for key: CacheKey) async throws
+
+    /// Removes every variant stored for a key.
+    /// - Parameter key: The key.
+    func remove(_ key: CacheKey) async throws
+
+    /// Removes every response of one partition (a user's), or of all partitions when `nil`.
+    /// - Parameter partition: The partition, or `nil` for everything.
+    func removeAll(partition: String?) async throws
+}

@@ -1,0 +1,80 @@
+public import Foundation
+public import HTTPTypes
+
+/// A stored response with what RFC 9111 needs to judge it later: when it was requested and
+/// received, and the request header values its `Vary` names.
+public struct CachedResponse: Sendable, Hashable, Codable {
+    /// One header field, kept in order.
+    public struct Field: Sendable, Hashable, Codable {
+        /// The field's name as received.
+        public var name: String
+        /// Its value.
+        public var value: String
+
+        /// Makes a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The status code.
+    public var status: Int
+    /// The response's header fields.
+    public var fields: [Field]
+    /// The body.
+    public var body: Data
+    /// When the request that produced it was sent (RFC 9111 `request_time`).
+    public var requestDate: Date
+    /// When the response was received (RFC 9111 `response_time`).
+    public var responseDate: Date
+    /// For each header named by `Vary` (lowercased), the value the request carried, or `nil`.
+    public var varyValues: [String: String?]
+
+    /// Makes an entry.
+    public init(status: Int, fields: [Field], body: Data, requestDate: Date, responseDate: Date, varyValues: [String: String?] = [:]) {
+        self.status = status
+        self.fields = fields
+        self.body = body
+        self.requestDate = requestDate
+        self.responseDate = responseDate
+        self.varyValues = varyValues
+    }
+
+    /// Makes an entry from a response head.
+    public init(response: HTTPResponse, body: Data, requestDate: Date, responseDate: Date, varyValues: [String: String?] = [:]) {
+        self.init(
+            status: response.status.code,
+            fields: response.headerFields.map { Field(name: $0.name.rawName, value: $0.value) },
+            body: body,
+            requestDate: requestDate,
+            responseDate: responseDate,
+            varyValues: varyValues
+        )
+    }
+
+    /// The header fields as `HTTPFields` (fields with invalid names are left out).
+    public var headerFields: HTTPFields {
+        var result = HTTPFields()
+        for field in fields {
+            if let name = HTTPField.Name(field.name) { result.append(HTTPField(name: name, value: field.value)) }
+        }
+        return result
+    }
+
+    /// The response head.
+    public var response: HTTPResponse {
+        HTTPResponse(status: .init(code: status), headerFields: headerFields)
+    }
+
+    /// The values of every field with this name (case-insensitive), in order.
+    public func values(_ name: String) -> [String] {
+        let lowered = name.lowercased()
+        return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
+    }
+
+    /// The size counted against a cache's byte budget: body and header bytes.
+    public var cost: Int {
+        body.count + fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+}

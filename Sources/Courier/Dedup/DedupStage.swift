@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+
+/// The chain stage that lets identical GETs in flight share one call.
+///
+/// Two GETs are identical when they have the same URL, the same header fields (the request
+/// id aside) and the same signed-in user. The first starts the call; the others wait for its
+/// response, whose body is read once and handed to each of them. A waiter that is cancelled
+/// leaves without disturbing the others; when every waiter has left, the call is cancelled.
+/// An error reaches every waiter.
+struct DedupStage: EscapingNextStage {
+    struct Key: Hashable, Sendable {
+        let url: String
+        let fields: [String]
+        let user: String
+    }
+
+    let calls = InFlightCalls<Key>()
+    let auth: AuthSession?
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        throw CourierError(code: .invalidRequest, message: "the dedup stage runs only inside the client's chain")
+    }
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        escapingNext next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard request.method == .get, body == nil, context.options.deduplicates else {
+            return try await next(request, body, context)
+        }
+        let key = Key(
+            url: CacheStage.url(of: request),
+            fields: request.headerFields.filter { $0.name != .requestID }.map { "\($0.name.canonicalName): \($0.value)" }.sorted(),
+            user: await user(for: context)
+        )
+        let limit = context.options.maxResponseBytes ?? Int.max
+        let shared = try await calls.join(key) {
+            let (head, responseBody) = try await next(request, nil, context)
+            return SharedResponse(head: head, body: try await responseBody?.collect(upTo: limit) ?? Data())
+        }
+        return (shared.head, HTTPBody(shared.body))
+    }
+
+    private func user(for context: RequestContext) async -> String {
+        guard context.options.requiresAuth, let auth, let credential = try? await auth.credential else { return "" }
+        return credential.accountID ?? credential.accessToken
+    }
+}

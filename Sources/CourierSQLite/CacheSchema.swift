@@ -1,0 +1,49 @@
+import GRDB
+
+/// The cache database's tables, created and upgraded by a GRDB migrator.
+///
+/// - `variant`: one row per stored variant. `key_digest` stands for (partition, method, url)
+///   and `vary_digest` for the sorted `Vary` values; the pair is unique. `partition_digest`
+///   finds a user's rows. `payload` is the encoded (and, with a key, sealed) key and response;
+///   `cost` is its byte count. `stored_at` and `last_used_at` are seconds since 1970 from the
+///   storage's clock.
+/// - `variant_by_last_use`: the index the LRU eviction walks, in (`last_used_at`, `id`) order
+///   (SQLite keeps the row id at the end of every index entry).
+/// - `cache_usage`: one row with the total cost and count, kept exact by triggers inside the
+///   same transactions that change `variant`, so the budget check reads one row, not the table.
+enum CacheSchema {
+    /// The migrator that brings a database to the current schema.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE variant (
+                    id INTEGER PRIMARY KEY,
+                    key_digest BLOB NOT NULL,
+                    vary_digest BLOB NOT NULL,
+                    partition_digest BLOB NOT NULL,
+                    payload BLOB NOT NULL,
+                    cost INTEGER NOT NULL,
+                    stored_at REAL NOT NULL,
+                    last_used_at REAL NOT NULL,
+                    UNIQUE (key_digest, vary_digest)
+                );
+                CREATE INDEX variant_by_partition ON variant (partition_digest);
+                CREATE INDEX variant_by_last_use ON variant (last_used_at);
+                CREATE TABLE cache_usage (
+                    id INTEGER PRIMARY KEY CHECK (id = 0),
+                    bytes INTEGER NOT NULL,
+                    entries INTEGER NOT NULL
+                );
+                INSERT INTO cache_usage (id, bytes, entries) VALUES (0, 0, 0);
+                CREATE TRIGGER variant_added AFTER INSERT ON variant BEGIN
+                    UPDATE cache_usage SET bytes = bytes + NEW.cost, entries = entries + 1;
+                END;
+                CREATE TRIGGER variant_removed AFTER DELETE ON variant BEGIN
+                    UPDATE cache_usage SET bytes = bytes - OLD.cost, entries = entries - 1;
+                END;
+                """)
+        }
+        return migrator
+    }
+}
