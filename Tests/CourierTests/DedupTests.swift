@@ -77,12 +77,13 @@ struct DedupTests {
         #expect(transport.callCount == 3)
     }
 
-    @Test func cancellingSomeWaitersLeavesTheOthersAndTheCallRunning() async throws {
+    @Test func cancellingFollowersLeavesTheCallAndTheOtherWaitersAlone() async throws {
         let transport = GatedTransport()
         let client = APIClient(baseURL: base, transport: transport)
+        let leader = Task { try await client.value(for: Request<Number>(path: "/n")) }
+        await waitUntil { transport.callCount == 1 }
         let leaving = (0..<5).map { _ in Task { try await client.value(for: Request<Number>(path: "/n")) } }
         let staying = Task { try await client.value(for: Request<Number>(path: "/n")) }
-        await waitUntil { transport.callCount == 1 }
         try await Task.sleep(for: .milliseconds(50))
         for task in leaving { task.cancel() }
         for task in leaving {
@@ -92,7 +93,24 @@ struct DedupTests {
         #expect(transport.cancellations.load(ordering: .relaxed) == 0)
         transport.release()
         #expect(try await staying.value == Number(n: 42))
+        #expect(try await leader.value == Number(n: 42))
         #expect(transport.callCount == 1)
+    }
+
+    @Test func cancellingTheCallerThatStartedTheCallHandsItToTheOthers() async throws {
+        let transport = GatedTransport()
+        let client = APIClient(baseURL: base, transport: transport)
+        let leader = Task { try await client.value(for: Request<Number>(path: "/n")) }
+        await waitUntil { transport.callCount == 1 }
+        let followers = (0..<3).map { _ in Task { try await client.value(for: Request<Number>(path: "/n")) } }
+        try await Task.sleep(for: .milliseconds(50))
+        leader.cancel()
+        let error = await courierError { _ = try await leader.value }
+        #expect(error?.code == .cancelled)
+        await waitUntil { transport.callCount == 2 }
+        transport.release()
+        for follower in followers { #expect(try await follower.value == Number(n: 42)) }
+        #expect(transport.callCount == 2, "the leader's call was cancelled and one new call served the followers")
     }
 
     @Test func whenEveryWaiterLeavesTheCallIsCancelled() async throws {

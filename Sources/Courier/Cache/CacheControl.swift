@@ -89,11 +89,11 @@ public struct CacheControl: Sendable, Hashable {
         }
         parts.append(current)
         for part in parts {
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            let trimmed = ASCII.trimmed(part)
             guard !trimmed.isEmpty else { continue }
             if let equals = trimmed.firstIndex(of: "=") {
-                let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-                var argument = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                let name = ASCII.trimmed(trimmed[..<equals]).lowercased()
+                var argument = String(ASCII.trimmed(trimmed[trimmed.index(after: equals)...]))
                 if argument.count >= 2 && argument.hasPrefix("\"") && argument.hasSuffix("\"") {
                     argument = String(argument.dropFirst().dropLast())
                 }

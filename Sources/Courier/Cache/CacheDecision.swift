@@ -181,7 +181,7 @@ public enum CacheDecision {
     /// The lowercased field names in `Vary` values.
     static func varyNames(_ values: [String]) -> [String] {
         values.flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { ASCII.trimmed($0).lowercased() }
             .filter { !$0.isEmpty }
     }
 
@@ -202,6 +202,6 @@ public enum CacheDecision {
     }
 
     private static func normalized(_ value: String?) -> String? {
-        value.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",") }
+        value.map { $0.split(separator: ",").map { ASCII.trimmed($0) }.joined(separator: ",") }
     }
 }

@@ -69,8 +69,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
 
     /// The values of every field with this name (case-insensitive), in order.
     public func values(_ name: String) -> [String] {
-        let lowered = name.lowercased()
-        return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
+        fields.compactMap { ASCII.equalsIgnoringCase($0.name, name) ? $0.value : nil }
     }
 
     /// The size counted against a cache's byte budget: body and header bytes.

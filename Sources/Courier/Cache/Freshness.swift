@@ -73,7 +73,7 @@ public struct Freshness: Sendable, Hashable {
     }
 
     private static func ageHeader(_ values: [String]) -> TimeInterval {
-        guard let first = values.first?.trimmingCharacters(in: .whitespaces), !first.isEmpty,
+        guard let first = values.first.map({ ASCII.trimmed($0) }), !first.isEmpty,
               first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return 0 }
         return TimeInterval(Int(first.prefix(10)) ?? Int(Int32.max))
     }

@@ -12,7 +12,7 @@ public enum HTTPDate {
     ///   - now: The current date, to place RFC 850's two-digit years (at most 50 years ahead).
     /// - Returns: The date, or `nil` if the text is in none of the forms.
     public static func parse(_ text: String, now: Date = Date()) -> Date? {
-        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+        let bytes = ASCII.trimmed(text).utf8.map(ASCII.lower)
         return parseIMFFixdate(bytes) ?? parseRFC850(bytes, now: now) ?? parseAsctime(bytes)
     }
 

@@ -8,7 +8,7 @@ public enum RetryAfter {
     ///   - now: The current date, to measure an HTTP-date against.
     /// - Returns: The wait (zero for a date in the past), or `nil` if the value is not valid.
     public static func parse(_ value: String, now: Date) -> Duration? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(ASCII.trimmed(value))
         if let seconds = Int64(trimmed) {
             return seconds >= 0 ? .seconds(seconds) : nil
         }

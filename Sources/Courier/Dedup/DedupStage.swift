@@ -4,10 +4,12 @@ import HTTPTypes
 /// The chain stage that lets identical GETs in flight share one call.
 ///
 /// Two GETs are identical when they have the same URL, the same header fields (the request
-/// id aside) and the same signed-in user. The first starts the call; the others wait for its
-/// response, whose body is read once and handed to each of them. A waiter that is cancelled
-/// leaves without disturbing the others; when every waiter has left, the call is cancelled.
-/// An error reaches every waiter.
+/// id aside) and the same signed-in user. The first runs the call in its own task (so an
+/// uncontended GET pays almost nothing); the others wait for its response, whose body is read
+/// once and handed to each of them. An error reaches every waiter. A waiter that is cancelled
+/// leaves without disturbing the others; if it was the one running the call, the call is
+/// handed to a new task for those still waiting (one more request to the server, and no
+/// failure for them). When every waiter has left, the call is cancelled.
 struct DedupStage: EscapingNextStage {
     struct Key: Hashable, Sendable {
         let url: String

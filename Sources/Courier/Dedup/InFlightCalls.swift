@@ -8,16 +8,21 @@ struct SharedResponse: Sendable {
     let body: Data
 }
 
-/// The calls in flight, by key, with their waiters: the first caller starts the call, later
-/// ones join it; a waiter that is cancelled leaves alone, and the call is cancelled when the
-/// last waiter leaves.
+/// The calls in flight, by key, with their waiters.
+///
+/// The first caller (the leader) runs the call inline, in its own task, so an uncontended call
+/// costs two short locks and nothing else. Later callers (followers) wait for the leader's
+/// result. A follower that is cancelled leaves alone. When the leader is cancelled while
+/// followers wait, it hands the call over to a new task that runs it for them, so one waiter's
+/// cancellation never fails the others; when every waiter has left, the call is cancelled.
 ///
 /// A `final class` whose state sits in a `Mutex`, which makes it `Sendable`.
 final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     private struct Entry {
         let generation: Int
+        /// The task running the call after a hand-over; `nil` while the leader runs it inline.
         var task: Task<Void, Never>?
-        var waiters: [Int: CheckedContinuation<SharedResponse, any Error>]
+        var followers: [Int: CheckedContinuation<SharedResponse, any Error>]
     }
 
     private struct State {
@@ -27,46 +32,78 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    /// How many waiters share the call for `key` (for tests).
+    /// How many followers wait on the call for `key` (for tests).
     func waiterCount(for key: Key) -> Int {
-        state.withLock { $0.entries[key]?.waiters.count ?? 0 }
+        state.withLock { $0.entries[key].map { $0.followers.count + ($0.task == nil ? 1 : 0) } ?? 0 }
     }
 
-    /// Joins the call for `key`, starting it with `start` when none is in flight.
+    /// Joins the call for `key`, running it with `start` when none is in flight.
     func join(_ key: Key, start: @escaping @Sendable () async throws -> SharedResponse) async throws -> SharedResponse {
-        let id = state.withLock { state -> Int in
+        let (id, isLeader) = state.withLock { state -> (Int, Bool) in
             state.nextID += 1
-            return state.nextID
+            let id = state.nextID
+            if state.entries[key] != nil { return (id, false) }
+            state.entries[key] = Entry(generation: id, task: nil, followers: [:])
+            return (id, true)
         }
-        return try await withTaskCancellationHandler {
+        return isLeader ? try await lead(key, generation: id, start: start) : try await follow(key, id: id)
+    }
+
+    private func lead(_ key: Key, generation: Int, start: @escaping @Sendable () async throws -> SharedResponse) async throws -> SharedResponse {
+        let result: Result<SharedResponse, any Error>
+        do {
+            result = .success(try await start())
+        } catch {
+            result = .failure(error)
+        }
+        if Task.isCancelled, case .failure = result, handOver(key, generation: generation, start: start) {
+            return try result.get()
+        }
+        finish(key, generation: generation, with: result)
+        return try result.get()
+    }
+
+    /// Gives the call to a new task when followers are waiting; returns whether it did.
+    private func handOver(_ key: Key, generation: Int, start: @escaping @Sendable () async throws -> SharedResponse) -> Bool {
+        let handedOver = state.withLock { state -> Bool in
+            guard let entry = state.entries[key], entry.generation == generation, !entry.followers.isEmpty else { return false }
+            return true
+        }
+        guard handedOver else { return false }
+        let task = Task {
+            let result: Result<SharedResponse, any Error>
+            do {
+                result = .success(try await start())
+            } catch {
+                result = .failure(error)
+            }
+            self.finish(key, generation: generation, with: result)
+        }
+        let abandoned = state.withLock { state -> Bool in
+            guard state.entries[key]?.generation == generation else { return true }
+            state.entries[key]?.task = task
+            return false
+        }
+        if abandoned { task.cancel() }
+        return true
+    }
+
+    private func follow(_ key: Key, id: Int) async throws -> SharedResponse {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if Task.isCancelled {
-                    continuation.resume(throwing: CancellationError())
-                    return
-                }
-                let generation = state.withLock { state -> Int? in
-                    if state.entries[key] != nil {
-                        state.entries[key]?.waiters[id] = continuation
-                        return nil
-                    }
-                    state.entries[key] = Entry(generation: id, task: nil, waiters: [id: continuation])
-                    return id
-                }
-                guard let generation else { return }
-                let task = Task { await self.run(key, generation: generation, start: start) }
-                let keep = state.withLock { state -> Bool in
-                    guard state.entries[key]?.generation == generation else { return false }
-                    state.entries[key]?.task = task
+                let joined = state.withLock { state -> Bool in
+                    guard !Task.isCancelled, state.entries[key] != nil else { return false }
+                    state.entries[key]?.followers[id] = continuation
                     return true
                 }
-                if !keep { task.cancel() }
+                if !joined { continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {
             let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<SharedResponse, any Error>?, Task<Void, Never>?) in
-                guard var entry = state.entries[key], let continuation = entry.waiters.removeValue(forKey: id) else { return (nil, nil) }
-                if entry.waiters.isEmpty {
+                guard var entry = state.entries[key], let continuation = entry.followers.removeValue(forKey: id) else { return (nil, nil) }
+                if entry.followers.isEmpty, let task = entry.task {
                     state.entries.removeValue(forKey: key)
-                    return (continuation, entry.task)
+                    return (continuation, task)
                 }
                 state.entries[key] = entry
                 return (continuation, nil)
@@ -76,17 +113,11 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    private func run(_ key: Key, generation: Int, start: @Sendable () async throws -> SharedResponse) async {
-        let result: Result<SharedResponse, any Error>
-        do {
-            result = .success(try await start())
-        } catch {
-            result = .failure(error)
-        }
-        let waiters = state.withLock { state -> [CheckedContinuation<SharedResponse, any Error>] in
+    private func finish(_ key: Key, generation: Int, with result: Result<SharedResponse, any Error>) {
+        let followers = state.withLock { state -> [CheckedContinuation<SharedResponse, any Error>] in
             guard state.entries[key]?.generation == generation else { return [] }
-            return Array(state.entries.removeValue(forKey: key)?.waiters.values ?? [:].values)
+            return Array(state.entries.removeValue(forKey: key)?.followers.values ?? [:].values)
         }
-        for waiter in waiters { waiter.resume(with: result) }
+        for follower in followers { follower.resume(with: result) }
     }
 }

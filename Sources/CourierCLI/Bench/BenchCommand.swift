@@ -15,18 +15,24 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Also write the results as JSON.")
     var json: String?
 
+    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache); all by default.")
+    var only: String?
+
     func run() async throws {
         let server = ReferenceServer()
         let url = try await server.start()
         print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
         var results = BenchResults()
         do {
-            try await ChainOverheadBenchmark(calls: quick ? 5_000 : 20_000).run(into: &results)
-            try await ThroughputBenchmark(baseURL: url, quick: quick).run(into: &results)
-            try await RetryOverheadBenchmark(baseURL: url, total: quick ? 4_000 : 20_000).run(into: &results)
-            try await AuthBenchmark(server: server, baseURL: url, concurrentRequests: 1_000).run(into: &results)
-            print("\ncache and dedup")
-            try await CacheBenchmark(server: server, baseURL: url, quick: quick).run(into: &results)
+            let groups = Set((only ?? "overhead,throughput,retry,auth,cache").split(separator: ",").map(String.init))
+            if groups.contains("overhead") { try await ChainOverheadBenchmark(calls: quick ? 5_000 : 20_000).run(into: &results) }
+            if groups.contains("throughput") { try await ThroughputBenchmark(baseURL: url, quick: quick).run(into: &results) }
+            if groups.contains("retry") { try await RetryOverheadBenchmark(baseURL: url, total: quick ? 4_000 : 20_000).run(into: &results) }
+            if groups.contains("auth") { try await AuthBenchmark(server: server, baseURL: url, concurrentRequests: 1_000).run(into: &results) }
+            if groups.contains("cache") {
+                print("\ncache and dedup")
+                try await CacheBenchmark(server: server, baseURL: url, quick: quick).run(into: &results)
+            }
         } catch {
             await server.stop()
             throw error

@@ -20,16 +20,22 @@ struct CacheBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
         let hits = quick ? 2_000 : 20_000
 
-        let memory = try await hitLatency(storage: MemoryCacheStorage(), count: hits)
-        report(memory, name: "memory_hit", into: &results)
-        let disk = try await hitLatency(storage: try SQLiteCacheStorage(url: folder.appendingPathComponent("cache.sqlite")), count: hits)
-        report(disk, name: "disk_hit", into: &results)
+        for decodes in [true, false] {
+            let suffix = decodes ? "" : "_raw"
+            let memory = try await hitLatency(storage: MemoryCacheStorage(), count: hits, decodes: decodes)
+            report(memory, name: "memory_hit" + suffix, into: &results)
+            let file = folder.appendingPathComponent("cache\(suffix).sqlite")
+            let disk = try await hitLatency(storage: try SQLiteCacheStorage(url: file), count: hits, decodes: decodes)
+            report(disk, name: "disk_hit" + suffix, into: &results)
+        }
         try await revalidation(count: quick ? 200 : 1_000, into: &results)
         try await dedup(into: &results)
     }
 
-    /// An end-to-end `send` of a 1 KB JSON GET that the cache answers, timed call by call.
-    private func hitLatency(storage: any CacheStorage, count: Int) async throws -> LatencySamples {
+    /// An end-to-end `send` of a 1 KB JSON GET that the cache answers, timed call by call:
+    /// decoded into values (`memory_hit`, `disk_hit`: what an app does, Foundation's JSON
+    /// decoder included) or returned as bytes (`*_raw`: the cache path alone).
+    private func hitLatency(storage: any CacheStorage, count: Int, decodes: Bool) async throws -> LatencySamples {
         let body = try JSONEncoder().encode([Payload](repeating: Payload(id: 1, text: String(repeating: "x", count: 40)), count: 20))
         let transport = MockTransport(always: MockResponse(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=3600"], body: body
@@ -39,10 +45,15 @@ struct CacheBenchmark {
             transport: transport
         )
         let request = Request<[Payload]>(path: "/bench/payload", name: "bench.payload")
+        let raw = request.decoding(Data.self)
         _ = try await client.send(request)
-        let samples = try await InterleavedRun(rounds: 1, perRound: count, concurrency: 1).run([
-            ("hit", { _ = try await client.send(request) }),
-        ])
+        let operation: InterleavedRun.Operation
+        if decodes {
+            operation = { _ = try await client.send(request) }
+        } else {
+            operation = { _ = try await client.send(raw) }
+        }
+        let samples = try await InterleavedRun(rounds: 1, perRound: count, concurrency: 1).run([("hit", operation)])
         guard transport.requests.count == 1 else {
             throw CourierError(code: .invalidRequest, message: "cache benchmark: hits reached the transport (\(transport.requests.count) calls)")
         }
@@ -56,7 +67,7 @@ struct CacheBenchmark {
         results.set("cache.\(name).p99_us", (p99 * 10).rounded() / 10)
         results.set("cache.\(name).operations", samples.count)
         results.set("cache.\(name).body_bytes", 1_000)
-        print(String(format: "  cache %-11@ p50 %8.1f µs   p99 %8.1f µs   (%d operations)", name as NSString, p50, p99, samples.count))
+        print(String(format: "  cache %-15@ p50 %8.1f µs   p99 %8.1f µs   (%d operations)", name as NSString, p50, p99, samples.count))
     }
 
     /// A stored radar revalidated on every call (`Cache-Control: no-cache`): a 304 each time.

@@ -15,10 +15,10 @@ struct RetryOverheadBenchmark {
         do {
             let withRetry = APIClient(configuration: ClientConfiguration(baseURL: baseURL, retryPolicy: .default), transport: transport)
             let withoutRetry = APIClient(configuration: ClientConfiguration(baseURL: baseURL, retryPolicy: .none), transport: transport)
-            let ping = Request<Ping>(path: "/debug/ping")
+            let pings = DistinctPings(baseURL: baseURL)
             let contenders: [(String, @Sendable () async throws -> Void)] = [
-                ("retry_enabled", { _ = try await withRetry.value(for: ping) }),
-                ("retry_disabled", { _ = try await withoutRetry.value(for: ping) }),
+                ("retry_enabled", { _ = try await withRetry.value(for: pings.request(Ping.self)) }),
+                ("retry_disabled", { _ = try await withoutRetry.value(for: pings.request(Ping.self)) }),
             ]
             let samples = try await InterleavedRun(rounds: 5, perRound: max(32, total / 5), concurrency: 32).run(contenders)
             let enabled = samples["retry_enabled"]?.rate ?? 0

@@ -11,8 +11,9 @@ import NIOHTTP1
 
 /// Requests per second and latency of a small JSON GET, for raw engines and Courier on them.
 ///
-/// Every contender does the same work per request: send `GET /debug/ping`, read the whole
-/// body, and decode it as JSON. The contenders take turns in rounds, so a noisy moment of
+/// Every contender does the same work per request: send `GET /debug/ping?n=<counter>` (a
+/// different URL each time, so Courier's dedup cannot share calls), read the whole body, and
+/// decode it as JSON. The contenders take turns in rounds, so a noisy moment of
 /// the machine falls on all of them alike. Courier runs its default chain.
 struct ThroughputBenchmark {
     let baseURL: URL
@@ -38,22 +39,21 @@ struct ThroughputBenchmark {
             configuration: ClientConfiguration(baseURL: baseURL, middleware: [], retryPolicy: .none),
             transport: ahcTransport
         )
-        let pingURL = baseURL.appendingPathComponent("debug/ping")
-        let ping = Request<Ping>(path: "/debug/ping")
+        let pings = DistinctPings(baseURL: baseURL)
 
         let contenders: [(String, Operation)] = [
             ("raw_ahc", {
-                let response = try await rawClient.execute(HTTPClientRequest(url: pingURL.absoluteString), timeout: .seconds(30))
+                let response = try await rawClient.execute(HTTPClientRequest(url: pings.urlString()), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 1 << 20)
                 _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
             }),
-            ("courier_ahc", { _ = try await courierAHC.value(for: ping) }),
-            ("courier_ahc_bare_chain", { _ = try await courierBare.value(for: ping) }),
+            ("courier_ahc", { _ = try await courierAHC.value(for: pings.request(Ping.self)) }),
+            ("courier_ahc_bare_chain", { _ = try await courierBare.value(for: pings.request(Ping.self)) }),
             ("raw_urlsession", {
-                let (data, _) = try await session.data(for: URLRequest(url: pingURL))
+                let (data, _) = try await session.data(for: URLRequest(url: URL(string: pings.urlString())!))
                 _ = try JSONDecoder().decode(Ping.self, from: data)
             }),
-            ("courier_urlsession", { _ = try await courierURLSession.value(for: ping) }),
+            ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
 
         defer { session.invalidateAndCancel() }

@@ -1,0 +1,26 @@
+/// Small ASCII helpers for header parsing on hot paths: no Foundation bridging, no allocation
+/// beyond the result.
+enum ASCII {
+    /// `text` without leading and trailing spaces and tabs.
+    static func trimmed<S: StringProtocol>(_ text: S) -> Substring {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else {
+            return Substring()
+        }
+        return Substring(text[first...last])
+    }
+
+    /// Whether two strings are equal when ASCII letters are compared without regard to case.
+    static func equalsIgnoringCase(_ left: String, _ right: String) -> Bool {
+        guard left.utf8.count == right.utf8.count else { return false }
+        for (a, b) in zip(left.utf8, right.utf8) where a != b {
+            guard lower(a) == lower(b) else { return false }
+        }
+        return true
+    }
+
+    /// An ASCII letter in lower case; any other byte unchanged.
+    static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 65 && byte <= 90 ? byte + 32 : byte
+    }
+}
