@@ -24,18 +24,23 @@ struct AuthBenchmark {
             await server.resetCounters()
             let started = ContinuousClock.now
             let count = concurrentRequests
-            let succeeded = await withTaskGroup(of: Bool.self) { group in
-                for _ in 0..<count { group.addTask { (try? await radar.list(limit: 1)) != nil } }
+            // Each request is its own call (dedup off), so every one really meets the expired token.
+            var list = RadarEndpoints.list(limit: 1)
+            list.options.deduplicates = false
+            let succeeded = await withTaskGroup(of: Bool.self) { [list] group in
+                for _ in 0..<count { group.addTask { (try? await radar.client.send(list)) != nil } }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             let elapsed = ContinuousClock.now - started
             let refreshes = await server.requestCount(method: "POST", path: "/api/v1/auth/refresh")
+            let gets = await server.requestCount(method: "GET", path: "/api/radars")
+            results.set("auth.server_gets", gets)
             results.set("auth.concurrent_requests", count)
             results.set("auth.refresh_calls", refreshes)
             results.set("auth.succeeded", succeeded)
             results.set("auth.elapsed_ms", (LatencySamples.seconds(elapsed) * 1e4).rounded() / 10)
             print("\nauth (\(count) concurrent requests, expired token)")
-            print("  refresh calls \(refreshes), succeeded \(succeeded), elapsed \(String(format: "%.1f", LatencySamples.seconds(elapsed) * 1_000)) ms")
+            print("  refresh calls \(refreshes), succeeded \(succeeded), server GETs \(gets), elapsed \(String(format: "%.1f", LatencySamples.seconds(elapsed) * 1_000)) ms")
             try await transport.shutdown()
         } catch {
             try? await transport.shutdown()
