@@ -1,5 +1,7 @@
 public import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import Synchronization
 
@@ -191,8 +193,17 @@ public final class ReferenceServer: Sendable {
             counter: requestCounter,
             idempotency: idempotencyStore
         ).build()
+        let serverBuilder: HTTPServerBuilder
+        do {
+            serverBuilder = try configuration.tlsConfiguration.map { try HTTPServerBuilder.tls(.http1(), tlsConfiguration: $0) } ?? .http1()
+        } catch {
+            portContinuation.finish()
+            let failed = Task<Void, any Error> { throw error }
+            return (Task { throw error }, failed)
+        }
         let application = Application(
             router: router,
+            server: serverBuilder,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "Courier-ReferenceServer"
@@ -210,6 +221,7 @@ public final class ReferenceServer: Sendable {
             try await application.run()
         }
         let host = configuration.host
+        let scheme = configuration.tlsConfiguration == nil ? "http" : "https"
         let startup = Task { [self] in
             var ports = boundPorts.makeAsyncIterator()
             guard let port = await ports.next() else {
@@ -218,7 +230,7 @@ public final class ReferenceServer: Sendable {
                 if case .failure(let error) = outcome { throw error }
                 throw StartError(description: "the server stopped before it was listening")
             }
-            guard let url = Self.baseURL(host: host, port: port) else {
+            guard let url = Self.baseURL(scheme: scheme, host: host, port: port) else {
                 server.cancel()
                 _ = await server.result
                 markIdle(ifStarting: server)
@@ -248,13 +260,13 @@ public final class ReferenceServer: Sendable {
     }
 
     /// `http://host:port`, with a wildcard host replaced by loopback and IPv6 hosts bracketed.
-    static func baseURL(host: String, port: Int) -> URL? {
+    static func baseURL(scheme: String = "http", host: String, port: Int) -> URL? {
         let reachableHost: String
         switch host {
         case "0.0.0.0", "": reachableHost = "127.0.0.1"
         case "::": reachableHost = "[::1]"
         default: reachableHost = host.contains(":") ? "[\(host)]" : host
         }
-        return URL(string: "http://\(reachableHost):\(port)")
+        return URL(string: "\(scheme)://\(reachableHost):\(port)")
     }
 }

@@ -1,3 +1,4 @@
+public import NIOSSL
 public import Logging
 
 /// Settings for a ``ReferenceServer``.
@@ -26,6 +27,9 @@ public struct ReferenceServerConfiguration: Sendable {
     public var accessTokenLifetime: Duration
     /// The logger for the server and its requests; `nil` uses a logger at `.warning`.
     public var logger: Logger?
+    /// When set, the server speaks HTTPS with this configuration (its certificate and key), and
+    /// its base URL starts with `https`. `nil` (the default) serves plain HTTP.
+    public var tlsConfiguration: TLSConfiguration?
 
     /// Creates a configuration.
     /// - Parameters:
@@ -36,6 +40,7 @@ public struct ReferenceServerConfiguration: Sendable {
     ///   - demoPassword: The password of the demo account.
     ///   - accessTokenLifetime: How long an access token is valid after it is issued.
     ///   - logger: The logger to use; `nil` for a logger at `.warning`.
+    ///   - tlsConfiguration: The server's TLS configuration, for HTTPS; `nil` for plain HTTP.
     public init(
         host: String = "127.0.0.1",
         port: Int = 0,
@@ -43,7 +48,8 @@ public struct ReferenceServerConfiguration: Sendable {
         demoEmail: String = "demo@courier.dev",
         demoPassword: String = "courier-demo",
         accessTokenLifetime: Duration = .seconds(900),
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        tlsConfiguration: TLSConfiguration? = nil
     ) {
         self.host = host
         self.port = port
@@ -52,6 +58,7 @@ public struct ReferenceServerConfiguration: Sendable {
         self.demoPassword = demoPassword
         self.accessTokenLifetime = accessTokenLifetime
         self.logger = logger
+        self.tlsConfiguration = tlsConfiguration
     }
 
     /// The logger to use: the configured one, or a quiet default.
