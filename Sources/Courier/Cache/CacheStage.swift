@@ -16,15 +16,6 @@ struct CacheStage: EscapingNextStage {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: Next
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        throw CourierError(code: .invalidRequest, message: "the cache stage runs only inside the client's chain")
-    }
-
-    func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: RequestContext,
         escapingNext next: @escaping Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let policy = context.options.cachePolicy ?? defaultPolicy
@@ -32,7 +23,7 @@ struct CacheStage: EscapingNextStage {
             return try await passUnsafe(request, body: body, context: context, next: next)
         }
         guard policy != .bypass else { return try await next(request, body, context) }
-        let key = CacheKey(method: "GET", url: Self.url(of: request), partition: await partition(of: request, context: context))
+        let key = CacheKey(method: "GET", url: Self.url(of: request), partition: await UserPartition.of(request, context: context, auth: auth))
         let variants = (try? await cache.storage.variants(for: key)) ?? []
         let lookup = CacheDecision.lookup(
             request: request.headerFields, variants: variants, policy: policy,
@@ -139,7 +130,7 @@ struct CacheStage: EscapingNextStage {
     private func passUnsafe(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
         let result = try await next(request, body, context)
         guard ![.head, .options, .trace].contains(request.method) else { return result }
-        let partition = await partition(of: request, context: context)
+        let partition = await UserPartition.of(request, context: context, auth: auth)
         for url in CacheRules.invalidatedURLs(requestURL: Self.url(of: request), response: result.0) {
             for keyPartition in Set([partition, ""]) {
                 try? await cache.storage.remove(CacheKey(method: "GET", url: url, partition: keyPartition))
@@ -155,18 +146,6 @@ struct CacheStage: EscapingNextStage {
         var head = stored.response
         head.headerFields[.age] = Freshness(of: stored, now: cache.clock.date, heuristicFraction: cache.heuristicFraction).ageHeaderValue
         return (head, HTTPBody(stored.body))
-    }
-
-    /// The user a response belongs to: the signed-in account, else a digest of the request's
-    /// own `Authorization`, else the shared partition.
-    private func partition(of request: HTTPRequest, context: RequestContext) async -> String {
-        if context.options.requiresAuth, let auth, let credential = try? await auth.credential {
-            return credential.accountID ?? "token-" + Digest.fnv1a(credential.accessToken)
-        }
-        if let authorization = request.headerFields[.authorization] {
-            return "auth-" + Digest.fnv1a(authorization)
-        }
-        return ""
     }
 
     /// Failures that mean the server could not be reached, as opposed to a server error.

@@ -84,3 +84,10 @@ protocol EscapingNextStage: Middleware {
         escapingNext next: @escaping Next
     ) async throws -> (HTTPResponse, HTTPBody?)
 }
+
+extension EscapingNextStage {
+    /// The chain always calls the escaping variant; this one exists only to satisfy ``Middleware``.
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        throw CourierError(code: .invalidRequest, message: "\(Self.self) runs only inside the client's chain")
+    }
+}

@@ -22,6 +22,9 @@ public struct RequestContext: Sendable {
     /// When the call as a whole must be finished, if it has a deadline.
     public var deadline: ContinuousClock.Instant?
 
+    /// The user the call belongs to, once a stage has worked it out (see `UserPartition`).
+    var userPartition: String?
+
     /// Counters shared by every attempt of the call, read back into ``ResponseMetrics``.
     public let record: CallRecord
 

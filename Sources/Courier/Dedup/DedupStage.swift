@@ -20,10 +20,6 @@ struct DedupStage: EscapingNextStage {
     let calls = InFlightCalls<Key>()
     let auth: AuthSession?
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
-        throw CourierError(code: .invalidRequest, message: "the dedup stage runs only inside the client's chain")
-    }
-
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -33,10 +29,13 @@ struct DedupStage: EscapingNextStage {
         guard request.method == .get, body == nil, context.options.deduplicates else {
             return try await next(request, body, context)
         }
+        var known = context
+        known.userPartition = await UserPartition.of(request, context: context, auth: auth)
+        let context = known
         let key = Key(
             url: CacheStage.url(of: request),
             fields: request.headerFields.filter { $0.name != .requestID }.map { "\($0.name.canonicalName): \($0.value)" }.sorted(),
-            user: await user(for: context)
+            user: context.userPartition ?? ""
         )
         let limit = context.options.maxResponseBytes ?? Int.max
         let shared = try await calls.join(key) {
@@ -44,10 +43,5 @@ struct DedupStage: EscapingNextStage {
             return SharedResponse(head: head, body: try await responseBody?.collect(upTo: limit) ?? Data())
         }
         return (shared.head, HTTPBody(shared.body))
-    }
-
-    private func user(for context: RequestContext) async -> String {
-        guard context.options.requiresAuth, let auth, let credential = try? await auth.credential else { return "" }
-        return credential.accountID ?? credential.accessToken
     }
 }
