@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "RadarAPI", targets: ["RadarAPI"]),
         .library(name: "ClarityCore", targets: ["ClarityCore"]),
         .library(name: "ClarityAPI", targets: ["ClarityAPI"]),
+        .library(name: "IntervalsCore", targets: ["IntervalsCore"]),
+        .library(name: "IntervalsAPI", targets: ["IntervalsAPI"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
         .library(name: "CacheConformance", targets: ["CacheConformance"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
@@ -90,11 +92,14 @@ let package = Package(
             dependencies: ["Courier", "ClarityCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictSwift6
         ),
+        .target(name: "IntervalsCore", swiftSettings: strictSwift6),
+        .target(name: "IntervalsAPI", dependencies: ["Courier", "IntervalsCore"], swiftSettings: strictSwift6),
         .target(
             name: "ReferenceServer",
             dependencies: [
                 "RadarCore",
                 "ClarityCore",
+                "IntervalsCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -123,7 +128,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierTesting", "RadarCore", "RadarAPI", "ReferenceServer",
-                "ClarityCore", "ClarityAPI", "CacheConformance", "CourierSQLite",
+                "ClarityCore", "ClarityAPI", "CacheConformance", "CourierSQLite", "IntervalsCore", "IntervalsAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -134,7 +139,7 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier", "CourierTesting", "CourierAsyncHTTPClient", "CourierURLSession", "CourierSQLite",
-                "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance",
+                "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

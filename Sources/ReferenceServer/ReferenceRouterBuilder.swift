@@ -14,6 +14,8 @@ struct ReferenceRouterBuilder: Sendable {
     let faults: FaultInjector
     let counter: RequestCounter
     let idempotency: IdempotencyStore
+    let intervals: IntervalsStore
+    let clarity: ClarityStore
 
     /// Builds a router; unknown routes answer a JSON 404.
     func build() -> Router<ReferenceRequestContext> {
@@ -29,6 +31,9 @@ struct ReferenceRouterBuilder: Sendable {
         let api = router.group("api").add(middleware: AccessTokenMiddleware(auth: auth))
         authRoutes.registerAuthenticatedRoutes(on: api)
         RadarRoutes(store: store, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
+        IntervalsRoutes(store: intervals).register(on: api)
+        ClarityAnalysisRoutes(store: clarity).register(on: api)
+        ClarityInsightRoutes(store: clarity).register(on: api)
 
         let debug = router.group("debug")
         DebugRoutes().register(on: debug)

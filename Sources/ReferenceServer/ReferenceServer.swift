@@ -5,7 +5,7 @@ import HummingbirdTLS
 import Logging
 import Synchronization
 
-/// The Radar API, the CLARITY auth API and the `/debug` diagnostic routes, served in-process over HTTP/1.1.
+/// The Radar API, the CLARITY API (auth, PAT analysis, insights), the intervals-style training API and the `/debug` diagnostic routes, served in-process over HTTP/1.1.
 ///
 /// Start it on an ephemeral loopback port, point a client at ``baseURL``, stop it when done:
 /// ```swift
@@ -50,6 +50,8 @@ public final class ReferenceServer: Sendable {
     let auth: AuthService
     let requestCounter: RequestCounter
     let idempotencyStore: IdempotencyStore
+    let intervalsStore: IntervalsStore
+    let clarityStore: ClarityStore
     private let logger: Logger
     private let phase = Mutex<Phase>(.idle)
 
@@ -66,6 +68,8 @@ public final class ReferenceServer: Sendable {
         )
         self.requestCounter = RequestCounter()
         self.idempotencyStore = IdempotencyStore()
+        self.intervalsStore = IntervalsStore(seed: configuration.seed)
+        self.clarityStore = ClarityStore(seed: configuration.seed, analysisProcessingTime: configuration.analysisProcessingTime)
         self.logger = ShutdownNoiseFilter.wrapping(configuration.effectiveLogger)
     }
 
@@ -191,7 +195,9 @@ public final class ReferenceServer: Sendable {
             auth: auth,
             faults: faults,
             counter: requestCounter,
-            idempotency: idempotencyStore
+            idempotency: idempotencyStore,
+            intervals: intervalsStore,
+            clarity: clarityStore
         ).build()
         let serverBuilder: HTTPServerBuilder
         do {

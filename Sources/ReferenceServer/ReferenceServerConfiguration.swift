@@ -30,6 +30,9 @@ public struct ReferenceServerConfiguration: Sendable {
     /// When set, the server speaks HTTPS with this configuration (its certificate and key), and
     /// its base URL starts with `https`. `nil` (the default) serves plain HTTP.
     public var tlsConfiguration: TLSConfiguration?
+    /// How long a PAT analysis stays `processing` after it is submitted; zero (the default)
+    /// finishes it at once. Tests that poll for a result set it higher.
+    public var analysisProcessingTime: Duration = .zero
 
     /// Creates a configuration.
     /// - Parameters:

@@ -108,23 +108,27 @@ struct CacheStage: EscapingNextStage {
         return (response, HTTPBody(data))
     }
 
-    /// Refreshes a stale response after it was served, and tells ``HTTPCache/updates()``
-    /// observers when a newer response was stored.
+    /// Refreshes a stale response after it was served: tells ``HTTPCache/updates()`` observers
+    /// when a newer response was stored, and hands the fresh response (whatever its status)
+    /// to the call's record, for callers that wait for it (``APIClient/cachedThenFresh(_:)``).
     private func refreshInBackground(
         _ request: HTTPRequest, conditions: HTTPFields?, stored: CachedResponse,
         key: CacheKey, policy: CachePolicy, context: RequestContext, next: @escaping Next
     ) {
         let stage = self
         let background = RequestContext(endpoint: context.endpoint, options: context.options, deadline: context.deadline)
-        Task {
+        let refresh = Task { () throws -> RefreshedResponse in
             let started = stage.cache.clock.date
-            guard let (_, body) = try? await stage.fetch(
+            let (response, body) = try await stage.fetch(
                 request, conditions: conditions, stored: stored, fallback: nil, key: key, policy: .http, context: background, next: next
-            ) else { return }
-            _ = await body?.prefix(upTo: stage.cache.maxEntryBytes)
-            guard let fresh = try? await stage.cache.storage.variants(for: key).first, fresh.responseDate >= started else { return }
-            stage.cache.publish(HTTPCache.Update(key: key, response: fresh))
+            )
+            let data = try await body?.collect(upTo: stage.cache.maxEntryBytes) ?? Data()
+            if let fresh = try? await stage.cache.storage.variants(for: key).first, fresh.responseDate >= started {
+                stage.cache.publish(HTTPCache.Update(key: key, response: fresh))
+            }
+            return RefreshedResponse(response: response, body: data, cacheStatus: background.record.cacheStatus)
         }
+        context.record.noteBackgroundRefresh(refresh)
     }
 
     private func passUnsafe(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {

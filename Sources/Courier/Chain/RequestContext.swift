@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Synchronization
 
 /// Per-call information that travels with a request through every middleware and the transport.
@@ -85,6 +86,7 @@ public final class CallRecord: Sendable {
     private let transportCalls = Atomic<Int>(0)
     private let retryStop = Mutex<RetryStopReason?>(nil)
     private let cache = Mutex<CacheStatus>(.network)
+    private let refresh = Mutex<Task<RefreshedResponse, any Error>?>(nil)
 
     /// Makes an empty record.
     public init() {}
@@ -114,8 +116,27 @@ public final class CallRecord: Sendable {
         cache.withLock { $0 }
     }
 
+    /// Records the refresh the cache started after serving a stale response
+    /// (stale-while-revalidate), so the caller can wait for the fresh response.
+    func noteBackgroundRefresh(_ task: Task<RefreshedResponse, any Error>) {
+        refresh.withLock { $0 = task }
+    }
+
+    /// The refresh the cache started in the background for this call, if any.
+    var backgroundRefresh: Task<RefreshedResponse, any Error>? {
+        refresh.withLock { $0 }
+    }
+
     /// Why the retry stage stopped trying, if it recorded a reason.
     public var retryStopReason: RetryStopReason? {
         retryStop.withLock { $0 }
     }
+}
+
+/// What a background refresh (stale-while-revalidate) received: the response, its body, and
+/// whether it came whole from the network or as a 304 that revalidated the stored response.
+struct RefreshedResponse: Sendable {
+    var response: HTTPResponse
+    var body: Data
+    var cacheStatus: CacheStatus
 }

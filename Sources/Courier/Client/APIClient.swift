@@ -146,7 +146,7 @@ public final class APIClient: Sendable {
         let call = try prepare(uncached)
         do {
             let (response, body) = try await chain.entry(call.request, call.body, call.context)
-            try await validate(response, body: body, context: call.context)
+            try await validate(response, body: body)
             return (response, body ?? HTTPBody(Data()))
         } catch {
             throw ErrorMapping.courierError(from: error, request: call.request, record: call.context.record)
@@ -165,11 +165,19 @@ public final class APIClient: Sendable {
         _ request: Request<Value>,
         decode: (Data, HTTPResponse) throws -> Value
     ) async throws -> Response<Value> {
+        try await receiveCall(request, decode: decode).response
+    }
+
+    /// Sends a call through the chain, and returns its response with the call's record.
+    func receiveCall<Value>(
+        _ request: Request<Value>,
+        decode: (Data, HTTPResponse) throws -> Value
+    ) async throws -> (response: Response<Value>, request: HTTPRequest, record: CallRecord) {
         let started = ContinuousClock.now
         let call = try prepare(request)
         do {
             let (response, body) = try await chain.entry(call.request, call.body, call.context)
-            try await validate(response, body: body, context: call.context)
+            try await validate(response, body: body)
             let limit = call.context.options.maxResponseBytes ?? configuration.maxResponseBytes
             let data = try await body?.collect(upTo: limit) ?? Data()
             let value: Value
@@ -188,7 +196,7 @@ public final class APIClient: Sendable {
                 attempts: call.context.record.transportCallCount,
                 cacheStatus: call.context.record.cacheStatus
             )
-            return Response(value: value, http: response, data: data, metrics: metrics)
+            return (Response(value: value, http: response, data: data, metrics: metrics), call.request, call.context.record)
         } catch {
             throw ErrorMapping.courierError(from: error, request: call.request, record: call.context.record)
         }
@@ -237,7 +245,7 @@ public final class APIClient: Sendable {
     }
 
     /// Throws a ``CourierError`` for a status the configuration does not accept.
-    private func validate(_ response: HTTPResponse, body: HTTPBody?, context: RequestContext) async throws {
+    func validate(_ response: HTTPResponse, body: HTTPBody?) async throws {
         guard !configuration.acceptsStatus(response.status) else { return }
         let snippetData = await body?.prefix(upTo: 64 << 10) ?? Data()
         throw ErrorMapping.statusError(response, body: snippetData)

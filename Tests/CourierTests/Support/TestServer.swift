@@ -32,7 +32,9 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
 }
 
 /// Runs `body` with a reference server on an ephemeral loopback port, stopped afterwards.
-func withRunningServer<T>(
+///
+/// It runs on the caller's actor (`nonisolated(nonsending)`), so main-actor tests can use it.
+nonisolated(nonsending) func withRunningServer<T>(
     _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
     _ body: (ReferenceServer, URL) async throws -> T
 ) async throws -> T {

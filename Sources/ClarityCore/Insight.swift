@@ -1,0 +1,107 @@
+public import Foundation
+
+/// What to write an insight about (`POST /api/v1/insights/generate`): a finished analysis by
+/// id, or results the app already has.
+public struct InsightRequest: Codable, Sendable, Hashable {
+    /// A completed analysis of the user's, by its ``AnalysisResponse/processingId``.
+    public var analysisId: String?
+    /// Results to use instead of a stored analysis.
+    public var analysisResults: ActigraphyAnalysis?
+    /// What the insight should focus on.
+    public var insightType: InsightType
+    /// Whether to add recommendations.
+    public var includeRecommendations: Bool
+    /// Free text the user added, such as "training for a marathon".
+    public var context: String?
+
+    /// Makes a request; give `analysisId` or `analysisResults`.
+    public init(
+        analysisId: String? = nil, analysisResults: ActigraphyAnalysis? = nil,
+        insightType: InsightType = .comprehensive, includeRecommendations: Bool = true, context: String? = nil
+    ) {
+        self.analysisId = analysisId
+        self.analysisResults = analysisResults
+        self.insightType = insightType
+        self.includeRecommendations = includeRecommendations
+        self.context = context
+    }
+}
+
+/// What an insight focuses on.
+public enum InsightType: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Sleep, activity and rhythm together.
+    case comprehensive
+    /// Sleep only.
+    case sleep
+    /// Activity only.
+    case activity
+    /// Daily rhythm only.
+    case circadian
+}
+
+/// A generated health insight: a narrative with its key points and recommendations.
+///
+/// An insight never changes once generated; the server marks it cacheable for a day.
+public struct Insight: Codable, Sendable, Hashable, Identifiable {
+    /// The insight's id.
+    public var insightId: String
+    /// Whose insight it is.
+    public var userId: String
+    /// Its focus.
+    public var insightType: InsightType
+    /// A few sentences for the user.
+    public var narrative: String
+    /// The main findings, one line each.
+    public var keyInsights: [String]
+    /// What to try, one line each; empty when not asked for.
+    public var recommendations: [String]
+    /// How sure the service is (0–1).
+    public var confidenceScore: Double
+    /// The analysis it was written from, if any.
+    public var sourceAnalysisId: String?
+    /// When it was generated.
+    public var generatedAt: Date
+
+    /// The insight's id.
+    public var id: String { insightId }
+
+    /// Makes an insight.
+    public init(
+        insightId: String, userId: String, insightType: InsightType, narrative: String, keyInsights: [String],
+        recommendations: [String], confidenceScore: Double, sourceAnalysisId: String?, generatedAt: Date
+    ) {
+        self.insightId = insightId
+        self.userId = userId
+        self.insightType = insightType
+        self.narrative = narrative
+        self.keyInsights = keyInsights
+        self.recommendations = recommendations
+        self.confidenceScore = confidenceScore
+        self.sourceAnalysisId = sourceAnalysisId
+        self.generatedAt = generatedAt
+    }
+}
+
+/// One page of a user's insights, newest first
+/// (`GET /api/v1/insights/history/{userId}?limit&offset`).
+public struct InsightHistoryPage: Codable, Sendable, Hashable {
+    /// The insights on this page.
+    public var insights: [Insight]
+    /// How many insights the user has in all.
+    public var totalCount: Int
+    /// The page size asked for.
+    public var limit: Int
+    /// How many insights were skipped.
+    public var offset: Int
+    /// Whether more follow.
+    public var hasMore: Bool
+
+    /// Makes a page.
+    public init(insights: [Insight], totalCount: Int, limit: Int, offset: Int, hasMore: Bool) {
+        self.insights = insights
+        self.totalCount = totalCount
+        self.limit = limit
+        self.offset = offset
+        self.hasMore = hasMore
+    }
+}
