@@ -13,7 +13,7 @@ extension ClarityClient {
     ///   still processing after `timeout`, ``Courier/CourierError/Code/invalidResponse`` when it failed.
     public func analyzeSteps(_ steps: StepAnalysisRequest, pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(60)) async throws -> AnalysisResponse {
         let submitted = try await client.value(for: ClarityHealthEndpoints.analyzeSteps(steps))
-        return try await completed(submitted, pollInterval: pollInterval, timeout: timeout)
+        return try await awaitCompletion(of: submitted, pollInterval: pollInterval, timeout: timeout)
     }
 
     /// Analyses actigraphy samples and waits for the results.
@@ -27,7 +27,7 @@ extension ClarityClient {
         _ actigraphy: ActigraphyAnalysisRequest, pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(60)
     ) async throws -> AnalysisResponse {
         let submitted = try await client.value(for: ClarityHealthEndpoints.analyzeActigraphy(actigraphy))
-        return try await completed(submitted, pollInterval: pollInterval, timeout: timeout)
+        return try await awaitCompletion(of: submitted, pollInterval: pollInterval, timeout: timeout)
     }
 
     /// An analysis as it stands; a completed one comes from the cache after the first read.
@@ -75,7 +75,15 @@ extension ClarityClient {
         )
     }
 
-    private func completed(_ submitted: AnalysisResponse, pollInterval: Duration, timeout: Duration) async throws -> AnalysisResponse {
+    /// Polls an analysis until it is no longer processing, on the client's clock.
+    /// - Parameters:
+    ///   - submitted: The analysis as submitted.
+    ///   - pollInterval: How long to wait between checks.
+    ///   - timeout: How long to wait in all.
+    /// - Returns: The completed analysis.
+    /// - Throws: ``Courier/CourierError``; ``Courier/CourierError/Code/timedOut`` when it is
+    ///   still processing after `timeout`, ``Courier/CourierError/Code/invalidResponse`` when it failed.
+    public func awaitCompletion(of submitted: AnalysisResponse, pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(60)) async throws -> AnalysisResponse {
         let clock = client.configuration.clock
         let deadline = clock.now.advanced(by: timeout)
         var current = submitted

@@ -25,11 +25,8 @@ enum VariantTable {
 
     /// The rows for a key digest, most recently stored first.
     static func rows(forKey keyDigest: Data, in db: Database) throws -> [StoredRow] {
-        try Row.fetchAll(
-            db,
-            sql: "SELECT id, payload FROM variant WHERE key_digest = ? ORDER BY stored_at DESC, id DESC",
-            arguments: [keyDigest]
-        ).map { StoredRow(id: $0["id"], payload: $0["payload"]) }
+        let statement = try db.cachedStatement(sql: "SELECT id, payload FROM variant WHERE key_digest = ? ORDER BY stored_at DESC, id DESC")
+        return try Row.fetchAll(statement, arguments: [keyDigest]).map { StoredRow(id: $0["id"], payload: $0["payload"]) }
     }
 
     /// Inserts a row, first deleting the variant with the same key and vary digests.

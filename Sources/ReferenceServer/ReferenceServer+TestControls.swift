@@ -66,3 +66,11 @@ extension ReferenceServer {
         await auth.verificationToken(email: email)
     }
 }
+
+extension ReferenceServer {
+    /// Finishes every PAT analysis still processing, whatever
+    /// ``ReferenceServerConfiguration/analysisProcessingTime`` says, so a test need not wait.
+    public func finishPendingAnalyses() async {
+        await clarityStore.finishProcessing()
+    }
+}

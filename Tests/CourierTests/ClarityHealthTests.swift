@@ -68,18 +68,29 @@ struct ClarityHealthTests {
         }
     }
 
-    @Test func aProcessingAnalysisIsPolledUntilItCompletesAndIsNeverStored() async throws {
+    @Test func aProcessingAnalysisIsNeverStoredAndIsPolledUntilItCompletes() async throws {
         var configuration = ReferenceServerConfiguration()
-        configuration.analysisProcessingTime = .milliseconds(300)
+        configuration.analysisProcessingTime = .seconds(3_600)
         try await withClarity(configuration) { clarity, _, server in
             let submitted = try await clarity.client.value(for: ClarityHealthEndpoints.analyzeSteps(aDayOfSteps()))
             #expect(submitted.status == .processing)
+            let path = "/api/v1/pat/analysis/\(submitted.processingId)"
             let processing = try await clarity.client.send(ClarityHealthEndpoints.analysis(id: submitted.processingId))
+            _ = try await clarity.client.send(ClarityHealthEndpoints.analysis(id: submitted.processingId))
+            #expect(processing.value.status == .processing)
             #expect(processing.headers[.cacheControl] == "no-store")
-            let done = try await clarity.analyzeSteps(aDayOfSteps(), pollInterval: .milliseconds(50), timeout: .seconds(20))
+            #expect(processing.headers[.retryAfter] == "1")
+            #expect(await server.requestCount(method: "GET", path: path) == 2, "not stored")
+
+            let timedOut = await courierError {
+                _ = try await clarity.awaitCompletion(of: submitted, pollInterval: .milliseconds(5), timeout: .milliseconds(12))
+            }
+            #expect(timedOut?.code == .timedOut)
+            await server.finishPendingAnalyses()
+            let done = try await clarity.awaitCompletion(of: submitted, pollInterval: .milliseconds(5), timeout: .seconds(20))
             #expect(done.status == .completed)
             #expect(done.analysis != nil)
-            #expect(await server.requestCount(method: "GET", path: "/api/v1/pat/analysis/\(done.processingId)") >= 2)
+            #expect(done.completedAt != nil)
         }
     }
 

@@ -31,18 +31,18 @@ public struct CacheControl: Sendable, Hashable {
 
     /// Whether a directive is present, such as `no-store`.
     public func has(_ name: String) -> Bool {
-        directives[name.lowercased()] != nil
+        directives[ASCII.lowercased(name)] != nil
     }
 
     /// A directive's argument, without quotes; `nil` if absent or given without one.
     public func argument(_ name: String) -> String? {
-        directives[name.lowercased()] ?? nil
+        directives[ASCII.lowercased(name)] ?? nil
     }
 
     /// A delta-seconds directive (`max-age`, `max-stale`, `min-fresh`, `stale-if-error`, …);
     /// `nil` when absent.
     public func seconds(_ name: String) -> DeltaSeconds? {
-        guard let entry = directives[name.lowercased()] else { return nil }
+        guard let entry = directives[ASCII.lowercased(name)] else { return nil }
         guard let text = entry, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return .invalid }
         guard text.count <= 10, let value = Int(text) else { return .seconds(Int(Int32.max)) }
         return .seconds(min(value, Int(Int32.max)))
@@ -92,7 +92,7 @@ public struct CacheControl: Sendable, Hashable {
             let trimmed = ASCII.trimmed(part)
             guard !trimmed.isEmpty else { continue }
             if let equals = trimmed.firstIndex(of: "=") {
-                let name = ASCII.trimmed(trimmed[..<equals]).lowercased()
+                let name = ASCII.lowercased(ASCII.trimmed(trimmed[..<equals]))
                 var argument = String(ASCII.trimmed(trimmed[trimmed.index(after: equals)...]))
                 if argument.count >= 2 && argument.hasPrefix("\"") && argument.hasSuffix("\"") {
                     argument = String(argument.dropFirst().dropLast())
@@ -100,7 +100,7 @@ public struct CacheControl: Sendable, Hashable {
                 guard !name.isEmpty else { continue }
                 result.append((name, argument))
             } else {
-                result.append((trimmed.lowercased(), nil))
+                result.append((ASCII.lowercased(trimmed), nil))
             }
         }
         return result

@@ -72,8 +72,8 @@ public enum CacheDecision {
             break
         }
         let ttl: Duration? = if case .ttl(let value) = policy { value } else { nil }
-        let freshness = Freshness(of: stored, now: now, heuristicFraction: heuristicFraction, ttlOverride: ttl)
         let responseControl = CacheControl(stored.values("Cache-Control"))
+        let freshness = Freshness(of: stored, control: responseControl, now: now, heuristicFraction: heuristicFraction, ttlOverride: ttl)
 
         if servable(freshness, request: requestControl, response: responseControl, pragmaNoCache: pragmaNoCache(request)) {
             return .serve(stored, freshness.isFresh ? .hit : .stale)
@@ -181,7 +181,7 @@ public enum CacheDecision {
     /// The lowercased field names in `Vary` values.
     static func varyNames(_ values: [String]) -> [String] {
         values.flatMap { $0.split(separator: ",") }
-            .map { ASCII.trimmed($0).lowercased() }
+            .map { ASCII.lowercased(ASCII.trimmed($0)) }
             .filter { !$0.isEmpty }
     }
 

@@ -52,7 +52,7 @@ public enum CacheRules {
     /// The fields worth storing from a response: all but connection fields and the fields the
     /// `Connection` header names (RFC 9111, section 3.1).
     static func storedFields(_ fields: HTTPFields) -> [CachedResponse.Field] {
-        let named = Set(fields[values: .connection].flatMap { $0.split(separator: ",") }.map { ASCII.trimmed($0).lowercased() })
+        let named = Set(fields[values: .connection].flatMap { $0.split(separator: ",") }.map { ASCII.lowercased(ASCII.trimmed($0)) })
         return fields.filter { !connectionFields.contains($0.name.canonicalName) && !named.contains($0.name.canonicalName) }
             .map { .init(name: $0.name.rawName, value: $0.value) }
     }

@@ -116,7 +116,8 @@ struct CacheStage: EscapingNextStage {
         key: CacheKey, policy: CachePolicy, context: RequestContext, next: @escaping Next
     ) {
         let stage = self
-        let background = RequestContext(endpoint: context.endpoint, options: context.options, deadline: context.deadline)
+        var background = RequestContext(endpoint: context.endpoint, options: context.options, deadline: context.deadline)
+        background.transportDeadline = context.transportDeadline
         let refresh = Task { () throws -> RefreshedResponse in
             let started = stage.cache.clock.date
             let (response, body) = try await stage.fetch(
@@ -147,8 +148,9 @@ struct CacheStage: EscapingNextStage {
 
     private func served(_ stored: CachedResponse, status: CacheStatus, context: RequestContext) -> (HTTPResponse, HTTPBody?) {
         context.record.noteCacheStatus(status)
+        if let memo = stored.memo { context.record.noteDecodedMemo(memo) }
         var head = stored.response
-        head.headerFields[.age] = Freshness(of: stored, now: cache.clock.date, heuristicFraction: cache.heuristicFraction).ageHeaderValue
+        head.headerFields[.age] = String(Int(Freshness.age(of: stored, now: cache.clock.date).rounded(.down)))
         return (head, HTTPBody(stored.body))
     }
 
@@ -156,7 +158,7 @@ struct CacheStage: EscapingNextStage {
     private static let disconnectionCodes: Set<CourierError.Code> = [.offline, .cannotConnect, .connectionLost, .timedOut]
 
     static func url(of request: HTTPRequest) -> String {
-        "\(request.scheme ?? "https")://\((request.authority ?? "").lowercased())\(request.path ?? "/")"
+        "\(request.scheme ?? "https")://\(ASCII.lowercased(request.authority ?? ""))\(request.path ?? "/")"
     }
 
     private static func hasExplicitFreshness(_ response: HTTPResponse) -> Bool {

@@ -30,6 +30,12 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     public var responseDate: Date
     /// For each header named by `Vary` (lowercased), the value the request carried, or `nil`.
     public var varyValues: [String: String?]
+    /// The decoded value the memory tier keeps beside the body; not part of equality or encoding.
+    var memo: DecodedValueMemo?
+
+    private enum CodingKeys: String, CodingKey {
+        case status, fields, body, requestDate, responseDate, varyValues
+    }
 
     /// Makes an entry.
     public init(status: Int, fields: [Field], body: Data, requestDate: Date, responseDate: Date, varyValues: [String: String?] = [:]) {

@@ -27,7 +27,11 @@ public struct Freshness: Sendable, Hashable {
     ///   - heuristicFraction: The share of the time since `Last-Modified` used as a heuristic lifetime.
     ///   - ttlOverride: A lifetime for responses without explicit freshness, instead of the heuristic.
     public init(of response: CachedResponse, now: Date, heuristicFraction: Double = 0.1, ttlOverride: Duration? = nil) {
-        let control = CacheControl(response.values("Cache-Control"))
+        self.init(of: response, control: CacheControl(response.values("Cache-Control")), now: now, heuristicFraction: heuristicFraction, ttlOverride: ttlOverride)
+    }
+
+    /// Computes the freshness of a stored response whose `Cache-Control` the caller has parsed.
+    init(of response: CachedResponse, control: CacheControl, now: Date, heuristicFraction: Double, ttlOverride: Duration?) {
         let date = Self.singleDate(response.values("Date")) ?? response.responseDate
         var heuristic = false
         var lifetime: TimeInterval
@@ -51,15 +55,23 @@ public struct Freshness: Sendable, Hashable {
             lifetime = 0
         }
 
+        self.lifetime = lifetime
+        self.age = Self.age(of: response, date: date, now: now)
+        self.isHeuristic = heuristic
+    }
+
+    /// The current age of a stored response (RFC 9111, section 4.2.3), without its lifetime.
+    static func age(of response: CachedResponse, now: Date) -> TimeInterval {
+        age(of: response, date: singleDate(response.values("Date")) ?? response.responseDate, now: now)
+    }
+
+    private static func age(of response: CachedResponse, date: Date, now: Date) -> TimeInterval {
         let apparentAge = max(0, response.responseDate.timeIntervalSince(date))
-        let ageValue = Self.ageHeader(response.values("Age"))
+        let ageValue = ageHeader(response.values("Age"))
         let responseDelay = max(0, response.responseDate.timeIntervalSince(response.requestDate))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
         let residentTime = max(0, now.timeIntervalSince(response.responseDate))
-
-        self.lifetime = lifetime
-        self.age = correctedInitialAge + residentTime
-        self.isHeuristic = heuristic
+        return correctedInitialAge + residentTime
     }
 
     /// The age in whole seconds, as sent in an `Age` header.

@@ -41,6 +41,8 @@ public final class MemoryCacheStorage: CacheStorage {
     /// A response larger than the whole byte budget is not stored.
     public func store(_ response: CachedResponse, for key: CacheKey) async throws {
         guard response.cost <= maxBytes else { return }
+        var response = response
+        response.memo = DecodedValueMemo()
         state.withLock { state in
             var variants = state.entries[key] ?? []
             if let index = variants.firstIndex(where: { $0.varyValues == response.varyValues }) {

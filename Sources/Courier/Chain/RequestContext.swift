@@ -20,8 +20,14 @@ public struct RequestContext: Sendable {
     /// Which attempt this is, starting at 1.
     public var attempt: Int
 
-    /// When the call as a whole must be finished, if it has a deadline.
+    /// When the call as a whole must be finished, if it has a deadline, on the client's
+    /// ``ClientConfiguration/clock`` (which retry decisions use).
     public var deadline: ContinuousClock.Instant?
+
+    /// The same deadline on the real continuous clock, which transports enforce. It differs
+    /// from ``deadline`` only when the client runs on an injected clock (a test's manual
+    /// clock), whose instants mean nothing to a socket.
+    var transportDeadline: ContinuousClock.Instant?
 
     /// The user the call belongs to, once a stage has worked it out (see `UserPartition`).
     var userPartition: String?
@@ -48,14 +54,15 @@ public struct RequestContext: Sendable {
         self.options = options
         self.attempt = attempt
         self.deadline = deadline
+        self.transportDeadline = deadline
         self.record = CallRecord()
     }
 
     /// The latest instant this attempt may run until: the per-attempt timeout from now,
-    /// bounded by the call's ``deadline``. `nil` when neither is set.
+    /// bounded by the call's deadline, both on the real continuous clock. `nil` when neither is set.
     public var attemptDeadline: ContinuousClock.Instant? {
         let fromTimeout = options.timeout.map { ContinuousClock.now.advanced(by: $0) }
-        switch (fromTimeout, deadline) {
+        switch (fromTimeout, transportDeadline) {
         case let (timeout?, deadline?): return min(timeout, deadline)
         case let (timeout?, nil): return timeout
         case let (nil, deadline?): return deadline
@@ -87,6 +94,7 @@ public final class CallRecord: Sendable {
     private let retryStop = Mutex<RetryStopReason?>(nil)
     private let cache = Mutex<CacheStatus>(.network)
     private let refresh = Mutex<Task<RefreshedResponse, any Error>?>(nil)
+    private let memo = Mutex<DecodedValueMemo?>(nil)
 
     /// Makes an empty record.
     public init() {}
@@ -125,6 +133,16 @@ public final class CallRecord: Sendable {
     /// The refresh the cache started in the background for this call, if any.
     var backgroundRefresh: Task<RefreshedResponse, any Error>? {
         refresh.withLock { $0 }
+    }
+
+    /// Records the decoded-value memo of the stored response the cache served.
+    func noteDecodedMemo(_ decodedMemo: DecodedValueMemo) {
+        memo.withLock { $0 = decodedMemo }
+    }
+
+    /// The decoded-value memo of the stored response the cache served, if it served one from memory.
+    var decodedMemo: DecodedValueMemo? {
+        memo.withLock { $0 }
     }
 
     /// Why the retry stage stopped trying, if it recorded a reason.

@@ -27,7 +27,7 @@ extension APIClient {
         revalidating.options.cachePolicy = .staleWhileRevalidate
         let prepared = revalidating
         let decoder = request.decoder ?? configuration.decoder
-        let decode: @Sendable (Data, HTTPResponse) throws -> Value = { data, _ in try decoder.decode(Value.self, from: data) }
+        let decode: @Sendable (Data, HTTPResponse, CallRecord?) throws -> Value = { data, _, _ in try decoder.decode(Value.self, from: data) }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -48,7 +48,7 @@ extension APIClient {
     /// The response of a background refresh, validated and decoded like any call's.
     private func freshResponse<Value>(
         from refresh: Task<RefreshedResponse, any Error>, request: HTTPRequest, record: CallRecord,
-        decode: (Data, HTTPResponse) throws -> Value
+        decode: (Data, HTTPResponse, CallRecord?) throws -> Value
     ) async throws -> Response<Value> {
         let started = ContinuousClock.now
         do {
@@ -61,7 +61,7 @@ extension APIClient {
             try await validate(response, body: HTTPBody(data))
             let value: Value
             do {
-                value = try decode(data, response)
+                value = try decode(data, response, nil)
             } catch {
                 throw ErrorMapping.decodingError(error, data: data, response: response)
             }

@@ -76,6 +76,31 @@ public final class APIClient: Sendable {
         }
     }
 
+    /// Sends a request and decodes its JSON body; a `Sendable` value served from the memory
+    /// tier of the cache is decoded once and reused while the stored body stays the same.
+    /// - Parameter request: The request.
+    /// - Returns: The decoded value with the response it came from.
+    /// - Throws: ``CourierError``, as for any decoded call.
+    public func send<Value: Decodable & Sendable>(_ request: Request<Value>) async throws -> Response<Value> {
+        let decoder = request.decoder ?? configuration.decoder
+        return try await receiveCall(request) { data, _, record in
+            guard let memo = record.decodedMemo else { return try decoder.decode(Value.self, from: data) }
+            if let decoded = memo.value(Value.self, decoder: decoder, body: data) { return decoded }
+            let decoded = try decoder.decode(Value.self, from: data)
+            memo.keep(decoded, decoder: decoder, body: data)
+            return decoded
+        }.response
+    }
+
+    /// Sends a request and returns just the decoded value (reused from the memory tier of
+    /// the cache while the stored body stays the same).
+    /// - Parameter request: The request.
+    /// - Returns: The decoded value.
+    /// - Throws: ``CourierError``.
+    public func value<Value: Decodable & Sendable>(for request: Request<Value>) async throws -> Value {
+        try await send(request).value
+    }
+
     /// Sends a request and returns its raw body.
     /// - Parameter request: The request.
     /// - Returns: The body's bytes with the response.
@@ -165,13 +190,13 @@ public final class APIClient: Sendable {
         _ request: Request<Value>,
         decode: (Data, HTTPResponse) throws -> Value
     ) async throws -> Response<Value> {
-        try await receiveCall(request, decode: decode).response
+        try await receiveCall(request) { data, response, _ in try decode(data, response) }.response
     }
 
     /// Sends a call through the chain, and returns its response with the call's record.
     func receiveCall<Value>(
         _ request: Request<Value>,
-        decode: (Data, HTTPResponse) throws -> Value
+        decode: (Data, HTTPResponse, CallRecord) throws -> Value
     ) async throws -> (response: Response<Value>, request: HTTPRequest, record: CallRecord) {
         let started = ContinuousClock.now
         let call = try prepare(request)
@@ -182,7 +207,7 @@ public final class APIClient: Sendable {
             let data = try await body?.collect(upTo: limit) ?? Data()
             let value: Value
             do {
-                value = try decode(data, response)
+                value = try decode(data, response, call.context.record)
             } catch {
                 throw ErrorMapping.decodingError(error, data: data, response: response)
             }
@@ -240,7 +265,8 @@ public final class APIClient: Sendable {
         options.timeout = options.timeout ?? configuration.timeout
         options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
         let deadline = options.deadline.map { configuration.clock.now.advanced(by: $0) }
-        let context = RequestContext(endpoint: request.endpointName, options: options, deadline: deadline)
+        var context = RequestContext(endpoint: request.endpointName, options: options, deadline: deadline)
+        context.transportDeadline = options.deadline.map { ContinuousClock.now.advanced(by: $0) }
         return PreparedCall(request: httpRequest, body: body, context: context)
     }
 

@@ -19,6 +19,13 @@ enum ASCII {
         return true
     }
 
+    /// `text` with ASCII letters in lower case; `text` itself, with no allocation, when it has
+    /// no upper-case letter (the usual case for header tokens).
+    static func lowercased<S: StringProtocol>(_ text: S) -> String {
+        guard text.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return String(text) }
+        return String(decoding: text.utf8.map(lower), as: UTF8.self)
+    }
+
     /// An ASCII letter in lower case; any other byte unchanged.
     static func lower(_ byte: UInt8) -> UInt8 {
         byte >= 65 && byte <= 90 ? byte + 32 : byte

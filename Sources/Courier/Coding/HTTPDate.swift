@@ -32,7 +32,7 @@ public enum HTTPDate {
     // MARK: - The three forms
 
     private static func parseIMFFixdate(_ b: [UInt8]) -> Date? {
-        guard b.count == 29, shortDays.contains(where: { $0.lowercased().utf8.elementsEqual(b[0..<3]) }), b[3] == comma, b[4] == space,
+        guard b.count == 29, lowerShortDays.contains(where: { $0.elementsEqual(b[0..<3]) }), b[3] == comma, b[4] == space,
               b[7] == space, b[11] == space, b[16] == space, b[25] == space, b[26...28].elementsEqual("gmt".utf8),
               let day = number(b[5..<7]), let month = month(b[8..<11]), let year = number(b[12..<16]),
               let time = time(b[17..<25]) else { return nil }
@@ -40,7 +40,7 @@ public enum HTTPDate {
     }
 
     private static func parseRFC850(_ b: [UInt8], now: Date) -> Date? {
-        guard let commaIndex = b.firstIndex(of: comma), longDays.contains(where: { $0.lowercased().utf8.elementsEqual(b[..<commaIndex]) }) else { return nil }
+        guard let commaIndex = b.firstIndex(of: comma), lowerLongDays.contains(where: { $0.elementsEqual(b[..<commaIndex]) }) else { return nil }
         let rest = b[(commaIndex + 1)...]
         guard rest.count == 23 else { return nil }
         let r = Array(rest)
@@ -54,7 +54,7 @@ public enum HTTPDate {
     }
 
     private static func parseAsctime(_ b: [UInt8]) -> Date? {
-        guard b.count == 24, shortDays.contains(where: { $0.lowercased().utf8.elementsEqual(b[0..<3]) }), b[3] == space, b[7] == space,
+        guard b.count == 24, lowerShortDays.contains(where: { $0.elementsEqual(b[0..<3]) }), b[3] == space, b[7] == space,
               b[10] == space, b[19] == space, let month = month(b[4..<7]),
               let day = number(b[8] == space ? b[9..<10] : b[8..<10]), let time = time(b[11..<19]),
               let year = number(b[20..<24]) else { return nil }
@@ -71,9 +71,13 @@ public enum HTTPDate {
     private static let shortDays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
     private static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// The names above as lowercase bytes, the form the parsers compare with.
+    private static let lowerShortDays = shortDays.map { Array($0.lowercased().utf8) }
+    private static let lowerLongDays = longDays.map { Array($0.lowercased().utf8) }
+    private static let lowerMonthNames = monthNames.map { Array($0.lowercased().utf8) }
 
     private static func month(_ bytes: ArraySlice<UInt8>) -> Int? {
-        monthNames.firstIndex { $0.lowercased().utf8.elementsEqual(bytes) }.map { $0 + 1 }
+        lowerMonthNames.firstIndex { $0.elementsEqual(bytes) }.map { $0 + 1 }
     }
 
     /// `HH:MM:SS` as seconds of the day.
