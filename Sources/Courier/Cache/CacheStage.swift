@@ -31,12 +31,12 @@ struct CacheStage: EscapingNextStage {
         )
         switch lookup {
         case .serve(let stored, let status):
-            return served(stored, status: status, context: context)
+            return served(stored, status: status, for: request, context: context)
         case .gatewayTimeout:
             return (HTTPResponse(status: .gatewayTimeout), HTTPBody("nothing usable is stored for this request"))
         case .serveAndRefresh(let stored, let conditions):
             refreshInBackground(request, conditions: conditions, stored: stored, key: key, policy: policy, context: context, next: next)
-            return served(stored, status: .stale, context: context)
+            return served(stored, status: .stale, for: request, context: context)
         case .revalidate(let stored, let conditions):
             return try await fetch(request, conditions: conditions, stored: stored, fallback: stored, key: key, policy: policy, context: context, next: next)
         case .network(let fallback):
@@ -67,7 +67,7 @@ struct CacheStage: EscapingNextStage {
             if let fallback, policy == .networkFirst
                 || CacheDecision.mayServeOnError(fallback, request: request.headerFields, now: cache.clock.date)
                 || (Self.disconnectionCodes.contains(error.code) && CacheDecision.mayServeWhenDisconnected(fallback, request: request.headerFields)) {
-                return served(fallback, status: .stale, context: context)
+                return served(fallback, status: .stale, for: request, context: context)
             }
             if fallback != nil, Self.disconnectionCodes.contains(error.code) {
                 // RFC 9111, 5.2.2.2: a stored response that must be revalidated, and no server to
@@ -83,12 +83,12 @@ struct CacheStage: EscapingNextStage {
             _ = await responseBody?.prefix(upTo: 64 << 10)
             let updated = CacheRules.updated(stored, with: response.headerFields, requestDate: requestDate, responseDate: responseDate)
             try? await cache.storage.store(updated, for: key)
-            return served(updated, status: .revalidated, context: context)
+            return served(updated, status: .revalidated, for: request, context: context)
         }
         if response.status.code >= 500, let fallback,
            policy == .networkFirst || CacheDecision.mayServeOnError(fallback, request: request.headerFields, now: responseDate) {
             _ = await responseBody?.prefix(upTo: 64 << 10)
-            return served(fallback, status: .stale, context: context)
+            return served(fallback, status: .stale, for: request, context: context)
         }
         let ttl: Bool = if case .ttl = policy { true } else { false }
         guard CacheRules.isStorable(method: request.method, request: request.headerFields, response: response, ttlOverride: ttl),
@@ -146,11 +146,19 @@ struct CacheStage: EscapingNextStage {
 
     // MARK: - Helpers
 
-    private func served(_ stored: CachedResponse, status: CacheStatus, context: RequestContext) -> (HTTPResponse, HTTPBody?) {
+    private func served(_ stored: CachedResponse, status: CacheStatus, for request: HTTPRequest, context: RequestContext) -> (HTTPResponse, HTTPBody?) {
         context.record.noteCacheStatus(status)
         if let memo = stored.memo { context.record.noteDecodedMemo(memo) }
         var head = stored.response
         head.headerFields[.age] = String(Int(Freshness.age(of: stored, now: cache.clock.date).rounded(.down)))
+        if let range = request.headerFields[.range], stored.status == 200,
+           request.headerFields[.ifRange].map({ ByteRange.ifRangeHolds($0, etag: stored.values("ETag").first, lastModified: stored.values("Last-Modified").first) }) ?? true,
+           let selection = ByteRange.selection(range, length: stored.body.count) {
+            head.status = .partialContent
+            head.headerFields[.contentRange] = "bytes \(selection.lowerBound)-\(selection.upperBound - 1)/\(stored.body.count)"
+            head.headerFields[.contentLength] = String(selection.count)
+            return (head, HTTPBody(stored.body.subdata(in: selection)))
+        }
         return (head, HTTPBody(stored.body))
     }
 
