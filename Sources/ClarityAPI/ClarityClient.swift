@@ -30,10 +30,12 @@ public struct ClarityClient: Sendable {
     ) {
         var unsigned = ClientConfiguration(baseURL: baseURL)
         configure(&unsigned)
+        var signed = unsigned
+        // Sign-in and refresh calls are never queued: the offline queue serves the signed client.
         unsigned.auth = nil
+        unsigned.offlineQueue = nil
         let unsignedClient = APIClient(configuration: unsigned, transport: transport)
         let session = AuthSession(authenticator: ClarityAuthenticator(client: unsignedClient), store: store, clock: unsigned.clock)
-        var signed = unsigned
         signed.auth = session
         self.unsignedClient = unsignedClient
         self.session = session

@@ -37,18 +37,26 @@ public final class APIClient: Sendable {
         if let cache = configuration.cache {
             stages.append(CacheStage(cache: cache, defaultPolicy: configuration.cachePolicy, auth: configuration.auth))
         }
-        stages += [
+        var lower: [any Middleware] = [
             RetryStage(
                 policy: configuration.retryPolicy,
                 budget: RetryBudget(configuration: configuration.retryBudget, clock: configuration.clock),
                 clock: configuration.clock
             ),
         ]
-        if let auth = configuration.auth { stages.append(AuthStage(session: auth)) }
-        stages.append(RedirectStage(policy: configuration.redirectPolicy))
+        if let auth = configuration.auth { lower.append(AuthStage(session: auth)) }
+        lower.append(RedirectStage(policy: configuration.redirectPolicy))
+        if let connectivity = configuration.connectivity { lower.append(ConnectivityStage(monitor: connectivity)) }
+        if let queue = configuration.offlineQueue {
+            stages.append(OfflineQueueStage(queue: queue, connectivity: configuration.connectivity))
+            // Replays go through the same stages below the queue: retry, signing, redirects.
+            let replayChain = MiddlewareChain(application: [], stages: lower, network: configuration.networkMiddleware, transport: transport)
+            let connectivity = configuration.connectivity
+            Task { await queue.attach(sender: replayChain.entry, connectivity: connectivity) }
+        }
         self.chain = MiddlewareChain(
             application: configuration.middleware,
-            stages: stages,
+            stages: stages + lower,
             network: configuration.networkMiddleware,
             transport: transport
         )

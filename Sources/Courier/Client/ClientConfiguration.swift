@@ -57,6 +57,13 @@ public struct ClientConfiguration: Sendable {
     ///   - clock: The time source.
     ///   - encoder: The JSON encoder; ``JSONCoding/makeEncoder()`` by default.
     ///   - decoder: The JSON decoder; ``JSONCoding/makeDecoder()`` by default.
+    /// The durable queue that keeps queueable writes the server could not receive; `nil`
+    /// (the default) fails them like any request. See ``OfflineQueue``.
+    public var offlineQueue: OfflineQueue?
+    /// The connectivity monitor the client reports to and consults; `nil` by default.
+    /// See ``ConnectivityMonitor``.
+    public var connectivity: ConnectivityMonitor?
+
     public init(
         baseURL: URL,
         middleware: [any Middleware] = [DefaultHeadersMiddleware(), MetricsMiddleware()],

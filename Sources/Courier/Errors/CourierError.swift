@@ -48,6 +48,8 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// Why the retry stage stopped trying, when it stopped for a reason other than the
     /// outcome itself (attempts used up, budget spent, deadline, `Retry-After` too long).
     public var retryStopReason: RetryStopReason?
+    /// The offline queue's id for the write, when the code is ``Code/queued``.
+    public var queuedRequestID: String?
 
     /// The most body bytes kept in ``bodySnippet``.
     public static let snippetLimit = 1_024
@@ -100,7 +102,7 @@ extension CourierError {
         private enum Kind: String, Hashable, Sendable {
             case invalidRequest, offline, timedOut, cannotConnect, connectionLost, cancelled
             case transportFailed, tlsFailure, invalidResponse, unauthorized, forbidden, notFound
-            case rateLimited, clientError, serverError, decodingFailed, responseTooLarge
+            case rateLimited, clientError, serverError, decodingFailed, responseTooLarge, queued
         }
 
         private let kind: Kind
@@ -112,6 +114,9 @@ extension CourierError {
 
         /// The request could not be built or sent as given (bad path, body, header or middleware).
         public static let invalidRequest = Code(.invalidRequest)
+        /// The server could not be reached, and the write was stored in the offline queue
+        /// instead: ``CourierError/queuedRequestID`` names it. It will be delivered later.
+        public static let queued = Code(.queued)
         /// The device has no network.
         public static let offline = Code(.offline)
         /// The request took longer than its timeout or deadline.

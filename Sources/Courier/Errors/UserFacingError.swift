@@ -48,6 +48,8 @@ extension CourierError {
             return .init(title: "Slow down", message: "Too many requests. Wait a moment and try again.", action: .retry)
         case .serverError:
             return .init(title: "Server problem", message: "Something went wrong on our side. Try again later.", action: .retry)
+        case .queued:
+            return .init(title: "Saved for later", message: "You're offline. This will be sent when the connection is back.", action: .none)
         case .cancelled:
             return .init(title: "Cancelled", message: "The request was cancelled.", action: .none)
         case .clientError:

@@ -24,6 +24,12 @@ public struct RequestOptions: Sendable, Hashable {
     /// How long the call may take in all, every attempt and wait included. `nil`: no limit
     /// beyond the per-attempt ``timeout``.
     public var deadline: Duration?
+    /// How long to wait for connectivity when the ``ClientConfiguration/connectivity`` monitor
+    /// says offline, before trying anyway; `nil` (the default) tries at once.
+    public var connectivityWait: Duration?
+    /// The offline queue this write goes to when it is queued (FIFO within a queue);
+    /// ``OfflineQueue/defaultQueueName`` when `nil`.
+    public var queueName: String?
 
     /// Makes options; every parameter has the default a typical API call wants.
     public init(
@@ -35,7 +41,9 @@ public struct RequestOptions: Sendable, Hashable {
         retryPolicy: RetryPolicy? = nil,
         cachePolicy: CachePolicy? = nil,
         deduplicates: Bool = true,
-        deadline: Duration? = nil
+        deadline: Duration? = nil,
+        connectivityWait: Duration? = nil,
+        queueName: String? = nil
     ) {
         self.timeout = timeout
         self.requiresAuth = requiresAuth
@@ -46,5 +54,7 @@ public struct RequestOptions: Sendable, Hashable {
         self.cachePolicy = cachePolicy
         self.deduplicates = deduplicates
         self.deadline = deadline
+        self.connectivityWait = connectivityWait
+        self.queueName = queueName
     }
 }

@@ -1,0 +1,335 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// A durable queue of writes that could not reach the server, delivered later in order,
+/// each exactly once in effect.
+///
+/// ```swift
+/// let queue = OfflineQueue(storage: try SQLiteQueueStorage(url: appSupport.appendingPathComponent("queue.sqlite")))
+/// var configuration = ClientConfiguration(baseURL: url)
+/// configuration.offlineQueue = queue
+/// configuration.connectivity = ConnectivityMonitor()
+/// let client = APIClient(configuration: configuration, transport: transport)
+///
+/// var write = HealthData.upload(sample)
+/// write.options.isQueueable = true
+/// switch try await client.sendOrQueue(write) {
+/// case .delivered(let response): show(response.value)
+/// case .queued(let id): showPending(id)
+/// }
+/// ```
+///
+/// A queueable write (``RequestOptions/isQueueable``, with POST, PUT, PATCH or DELETE) that
+/// cannot reach the server, or is sent while the monitor says offline, is stored before the
+/// caller hears ``CourierError/Code/queued``. It carries an `Idempotency-Key` chosen before its
+/// first attempt and sent on every later one, so a write that reached the server before the
+/// connection broke is not applied twice. Replays go through the client's retry and
+/// authentication stages (the request is signed afresh; no secret is stored).
+///
+/// Delivery happens when the client is made (app start), when connectivity returns, when a
+/// backoff timer fires, and on ``replay()``. Every attempt counts against ``maxAttempts``,
+/// except, when a ``ConnectivityMonitor`` is configured, attempts that could not reach the
+/// server at all: the queue then waits for the network instead of using up the write's tries. Within a named queue (``RequestOptions/queueName``)
+/// items go in order: an item waiting to be retried holds back the ones behind it. What each
+/// attempt leads to is ``QueueDecision/next(after:attempts:maxAttempts:delay:now:)``.
+///
+/// One queue serves one client.
+public actor OfflineQueue {
+    /// The queue name used when a request names none.
+    public static let defaultQueueName = "default"
+
+    /// Sends one request through the chain below the queue (retry, authentication, transport).
+    typealias Sender = @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody?)
+
+    /// Where items are kept.
+    public nonisolated let storage: any QueueStorage
+    /// The most delivery attempts before an item is dead-lettered.
+    public nonisolated let maxAttempts: Int
+    /// The waits between attempts of an item.
+    public nonisolated let backoff: Backoff
+    /// The clock for `createdAt`, backoff and timers.
+    public nonisolated let clock: any CourierClock
+
+    private nonisolated let observers = QueueEventObservers()
+    private var sender: Sender?
+    private var connectivity: ConnectivityMonitor?
+    private var isReplaying = false
+    private var replayRequested = false
+    private var forceRequested = false
+    private var wakeup: Task<Void, Never>?
+    private var wakeupAt: Date?
+    private var connectivityWatch: Task<Void, Never>?
+    /// Delivered items not yet removed from storage.
+    private var delivered: [String] = []
+    private static let deliveredBatch = 128
+
+    /// Makes a queue.
+    /// - Parameters:
+    ///   - storage: Where items are kept: `SQLiteQueueStorage` to survive restarts and crashes.
+    ///   - maxAttempts: Delivery attempts before an item is dead-lettered (5 by default).
+    ///   - backoff: The waits between attempts (2 s doubling, with jitter, up to 5 minutes).
+    ///   - clock: The clock.
+    public init(
+        storage: any QueueStorage,
+        maxAttempts: Int = 5,
+        backoff: Backoff = Backoff(.exponential(base: .seconds(2), multiplier: 2), maxDelay: .seconds(300)),
+        clock: any CourierClock = SystemClock()
+    ) {
+        self.storage = storage
+        self.maxAttempts = max(1, maxAttempts)
+        self.backoff = backoff
+        self.clock = clock
+    }
+
+    deinit {
+        wakeup?.cancel()
+        connectivityWatch?.cancel()
+    }
+
+    // MARK: - The app's view
+
+    /// What happens to queued writes, from now on.
+    public nonisolated func events() -> AsyncStream<QueueEvent> {
+        observers.stream()
+    }
+
+    /// The writes waiting to be delivered, oldest first.
+    public func pending() async throws -> [QueuedRequest] {
+        let removed = Set(delivered)
+        return try await storage.items().filter { $0.state == .pending && !removed.contains($0.id) }
+    }
+
+    /// The writes given up on, oldest first, with the server's answer when it refused them.
+    public func deadLetters() async throws -> [QueuedRequest] {
+        try await storage.items().filter { $0.state == .deadLettered }
+    }
+
+    /// Puts a dead-lettered write back in its queue with a fresh attempt count, and delivers.
+    /// - Throws: ``CourierError/Code/invalidRequest`` when there is no such dead letter.
+    public func retry(id: String) async throws {
+        guard var item = try await storage.items().first(where: { $0.id == id && $0.state == .deadLettered }) else {
+            throw CourierError(code: .invalidRequest, message: "no dead-lettered write \(id)")
+        }
+        item.state = .pending
+        item.attempts = 0
+        item.nextAttemptAt = clock.date
+        item.deadLetterStatus = nil
+        item.deadLetterBody = nil
+        try await storage.update(item)
+        await replay()
+    }
+
+    /// Deletes a write, delivered or not. The app's decision: the queue never discards on its own.
+    public func discard(id: String) async throws {
+        try await storage.remove(id: id)
+    }
+
+    /// Delivers every pending write now, without waiting for backoff timers, in order within
+    /// each queue; returns when this round of deliveries is over.
+    public func replay() async {
+        await run(force: true)
+    }
+
+    // MARK: - The client's side
+
+    /// Connects the queue to the chain below it; delivers what an earlier run left (app start)
+    /// and follows connectivity.
+    func attach(sender: @escaping Sender, connectivity: ConnectivityMonitor?) {
+        self.sender = sender
+        self.connectivity = connectivity
+        connectivityWatch?.cancel()
+        if let connectivity {
+            connectivityWatch = Task { [weak self] in
+                var wasReachable = connectivity.status.isReachable
+                for await status in connectivity.updates() {
+                    if status.isReachable && !wasReachable { await self?.run(force: true) }
+                    wasReachable = status.isReachable
+                }
+            }
+        }
+        Task { await self.run(force: true) }
+    }
+
+    /// Stores a write; it is durable when this returns.
+    func enqueue(_ item: QueuedRequest) async throws {
+        var item = item
+        var generator = SystemRandomNumberGenerator()
+        item.nextAttemptAt = item.createdAt.addingTimeInterval(Backoff.seconds(backoff.delay(afterFailedAttempts: 1, using: &generator)))
+        try await storage.append(item)
+        observers.publish(.queued(id: item.id))
+        scheduleWakeup(at: item.nextAttemptAt)
+    }
+
+    // MARK: - Delivery
+
+    private func run(force: Bool) async {
+        if isReplaying {
+            replayRequested = true
+            forceRequested = forceRequested || force
+            return
+        }
+        isReplaying = true
+        var forced = force
+        repeat {
+            replayRequested = false
+            await deliverDue(ignoringBackoff: forced)
+            forced = forceRequested
+            forceRequested = false
+        } while replayRequested
+        await flushDelivered()
+        isReplaying = false
+        await scheduleNextWakeup()
+    }
+
+    private func flushDelivered() async {
+        guard !delivered.isEmpty else { return }
+        let ids = delivered
+        delivered.removeAll()
+        do {
+            try await storage.remove(ids: ids)
+        } catch {
+            delivered.insert(contentsOf: ids, at: 0)
+        }
+    }
+
+    private func deliverDue(ignoringBackoff: Bool) async {
+        guard let sender, let stored = try? await storage.items() else { return }
+        let removed = Set(delivered)
+        let items = stored.filter { !removed.contains($0.id) }
+        if let connectivity, !connectivity.status.isReachable { return }
+        var heldBack = Set<String>()
+        for item in items where item.state == .pending && !heldBack.contains(item.queue) {
+            if !ignoringBackoff && item.nextAttemptAt > clock.date {
+                heldBack.insert(item.queue)
+                continue
+            }
+            if Task.isCancelled { return }
+            guard await deliver(item, with: sender) else { heldBack.insert(item.queue); continue }
+        }
+    }
+
+    /// One delivery attempt. Returns whether the queue may go on to the next item.
+    private func deliver(_ stored: QueuedRequest, with sender: Sender) async -> Bool {
+        var item = stored
+        item.attempts += 1
+        let outcome: QueueDecision.Outcome
+        var answer = Data()
+        var failure: CourierError?
+        do {
+            let (response, body) = try await sender(try Self.httpRequest(for: item), HTTPBody(item.body), Self.context(for: item))
+            answer = await body?.prefix(upTo: 64 << 10) ?? Data()
+            outcome = .answered(status: response.status.code)
+        } catch let error as CourierError {
+            failure = error
+            outcome = .failed(error.code)
+        } catch {
+            failure = CourierError(code: .transportFailed, message: "the delivery failed", underlying: error)
+            outcome = .failed(.transportFailed)
+        }
+        if let connectivity, case .failed(let code) = outcome, [.offline, .cannotConnect].contains(code) {
+            // With a monitor, the queue knows it is offline and will try again when the
+            // network returns: an attempt that could not leave the device does not count.
+            item.attempts -= 1
+            connectivity.report(.requestUnreachable)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let delay = backoff.delay(afterFailedAttempts: max(1, item.attempts), using: &generator)
+        switch QueueDecision.next(after: outcome, attempts: item.attempts, maxAttempts: maxAttempts, delay: delay, now: clock.date) {
+        case .delivered:
+            // Removed in batches (see `flushDelivered()`): if the process dies first, the
+            // write is delivered again with the same key, and the server answers as before.
+            delivered.append(item.id)
+            if delivered.count >= Self.deliveredBatch { await flushDelivered() }
+            if case .answered(let status) = outcome { observers.publish(.delivered(id: item.id, status: status, body: answer)) }
+            return true
+        case .retry(let at):
+            item.nextAttemptAt = at
+            item.lastError = failure.map { "\($0.code): \($0.message)" } ?? Self.statusText(outcome)
+            try? await storage.update(item)
+            observers.publish(.failed(id: item.id, error: failure ?? CourierError(code: .serverError, message: Self.statusText(outcome)), attempts: item.attempts))
+            return false
+        case .deadLetter(let reason):
+            item.state = .deadLettered
+            item.lastError = reason
+            if case .answered(let status) = outcome {
+                item.deadLetterStatus = status
+                item.deadLetterBody = String(decoding: answer.prefix(CourierError.snippetLimit), as: UTF8.self)
+            }
+            try? await storage.update(item)
+            observers.publish(.deadLettered(id: item.id, reason: reason))
+            return true
+        }
+    }
+
+    private func scheduleNextWakeup() async {
+        guard let stored = try? await storage.items() else { return }
+        let removed = Set(delivered)
+        let items = stored.filter { !removed.contains($0.id) }
+        wakeupAt = nil
+        if let next = items.filter({ $0.state == .pending }).map(\.nextAttemptAt).min() { scheduleWakeup(at: next) }
+    }
+
+    /// Makes sure a replay runs at `date` (or earlier, if one is already set for earlier).
+    private func scheduleWakeup(at date: Date) {
+        if let wakeupAt, wakeupAt <= date, wakeup != nil { return }
+        wakeupAt = date
+        wakeup?.cancel()
+        let wait = max(0, date.timeIntervalSince(clock.date))
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(wait * 1_000)))
+        wakeup = Task { [weak self, clock] in
+            do { try await clock.sleep(until: deadline) } catch { return }
+            await self?.run(force: false)
+        }
+    }
+
+    private static func statusText(_ outcome: QueueDecision.Outcome) -> String {
+        switch outcome {
+        case .answered(let status): "the server answered \(status)"
+        case .failed(let code): "\(code)"
+        }
+    }
+
+    static func httpRequest(for item: QueuedRequest) throws -> HTTPRequest {
+        guard let components = URLComponents(string: item.url), let scheme = components.scheme, let host = components.host else {
+            throw CourierError(code: .invalidRequest, message: "the queued URL is not absolute")
+        }
+        var fields = HTTPFields()
+        for field in item.fields { if let name = HTTPField.Name(field.name) { fields.append(HTTPField(name: name, value: field.value)) } }
+        fields[.idempotencyKey] = item.idempotencyKey
+        let authority = components.port.map { "\(host):\($0)" } ?? host
+        let path = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath) + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        return HTTPRequest(method: HTTPRequest.Method(item.method) ?? .post, scheme: scheme, authority: authority, path: path, headerFields: fields)
+    }
+
+    private static func context(for item: QueuedRequest) -> RequestContext {
+        RequestContext(endpoint: "offline.replay", options: RequestOptions(timeout: .seconds(60)))
+    }
+}
+
+/// The observers of a queue's events.
+///
+/// A `final class` whose observers sit in a `Mutex`, which makes it `Sendable`.
+final class QueueEventObservers: Sendable {
+    private struct State {
+        var continuations: [Int: AsyncStream<QueueEvent>.Continuation] = [:]
+        var next = 0
+    }
+
+    private let state = Mutex(State())
+
+    func stream() -> AsyncStream<QueueEvent> {
+        let (stream, continuation) = AsyncStream<QueueEvent>.makeStream(bufferingPolicy: .bufferingNewest(1_024))
+        let id = state.withLock { state in
+            defer { state.next += 1 }
+            state.continuations[state.next] = continuation
+            return state.next
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func publish(_ event: QueueEvent) {
+        for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.yield(event) }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+
+/// The chain stage, between the cache and retry, that stores a queueable write in the
+/// ``OfflineQueue`` when the server cannot be reached, and tells the caller it was queued.
+///
+/// It gives every queueable write an `Idempotency-Key` before its first attempt (unless the
+/// request has one), so the attempt that may have reached the server and every replay carry
+/// the same key.
+struct OfflineQueueStage: Middleware {
+    let queue: OfflineQueue
+    let connectivity: ConnectivityMonitor?
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard context.options.isQueueable, Self.writes.contains(request.method) else {
+            return try await next(request, body, context)
+        }
+        var request = request
+        if request.headerFields[.idempotencyKey] == nil { request.headerFields[.idempotencyKey] = UUID().uuidString }
+        // Only a body held in memory can be stored; a URL with a secret in its query is never stored.
+        let storedBody: Data? = body == nil ? Data() : body?.bufferedData
+        guard let storedBody, !Self.hasSecretQuery(request) else { return try await next(request, body, context) }
+
+        if let connectivity, !connectivity.status.isReachable, context.options.connectivityWait == nil {
+            throw try await enqueue(request, body: storedBody, context: context, because: nil)
+        }
+        do {
+            return try await next(request, body, context)
+        } catch let error as CourierError where Self.unreachable.contains(error.code) {
+            throw try await enqueue(request, body: storedBody, context: context, because: error)
+        }
+    }
+
+    private func enqueue(_ request: HTTPRequest, body: Data, context: RequestContext, because failure: CourierError?) async throws -> CourierError {
+        let item = QueuedRequest(
+            queue: context.options.queueName ?? OfflineQueue.defaultQueueName,
+            method: request.method.rawValue,
+            url: CacheStage.url(of: request),
+            fields: request.headerFields
+                .filter { !Redaction.isSensitiveHeader($0.name) && !QueuedRequest.secretFieldNames.contains($0.name.canonicalName) && $0.name != .idempotencyKey }
+                .map { QueuedRequest.Field(name: $0.name.rawName, value: $0.value) },
+            body: body,
+            idempotencyKey: request.headerFields[.idempotencyKey] ?? UUID().uuidString,
+            createdAt: queue.clock.date
+        )
+        try await queue.enqueue(item)
+        let reason = failure.map { "the server could not be reached (\($0.code))" } ?? "the device is offline"
+        var queued = CourierError(code: .queued, message: "\(reason); the write was queued as \(item.id)", underlying: failure)
+        queued.queuedRequestID = item.id
+        return queued
+    }
+
+    private static func hasSecretQuery(_ request: HTTPRequest) -> Bool {
+        guard let path = request.path, let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return false }
+        return query.split(separator: "&").contains { item in
+            Redaction.isSensitiveQueryItem(String(item.split(separator: "=", maxSplits: 1).first ?? ""))
+        }
+    }
+
+    /// The methods that may be queued.
+    static let writes: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
+    /// Failures after which the write is queued: the server was not reached, or the
+    /// connection broke before an answer (the key makes a repeat harmless).
+    static let unreachable: Set<CourierError.Code> = [.offline, .cannotConnect, .connectionLost, .timedOut]
+}

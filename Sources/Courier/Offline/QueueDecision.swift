@@ -1,0 +1,55 @@
+public import Foundation
+
+/// The offline queue's decisions after a delivery attempt, as a pure function: delivered,
+/// try again later, or dead-letter.
+public enum QueueDecision {
+    /// How one delivery attempt ended.
+    public enum Outcome: Sendable, Hashable {
+        /// The server answered with this status.
+        case answered(status: Int)
+        /// The request failed before an answer, with this code.
+        case failed(CourierError.Code)
+    }
+
+    /// What to do with the item.
+    public enum Step: Sendable, Hashable {
+        /// Remove it: the server has it.
+        case delivered
+        /// Keep it and try again at this moment.
+        case retry(at: Date)
+        /// Move it to the dead-letter list, for this reason.
+        case deadLetter(String)
+    }
+
+    /// Decides what follows an attempt.
+    ///
+    /// - 2xx and 3xx: delivered.
+    /// - 4xx other than 408 and 429: dead-letter at once; sending it again will not help.
+    /// - 408, 429, 5xx, and failures to reach the server: retry after the backoff, until
+    ///   `maxAttempts` attempts have been made; then dead-letter. Never deleted silently.
+    /// - Cancellation: retry at once (the app stopped mid-delivery; it does not count against the item).
+    /// - Parameters:
+    ///   - outcome: How the attempt ended.
+    ///   - attempts: Attempts made so far, this one included.
+    ///   - maxAttempts: The most attempts allowed.
+    ///   - delay: The wait before the next attempt.
+    ///   - now: The current date.
+    public static func next(after outcome: Outcome, attempts: Int, maxAttempts: Int, delay: Duration, now: Date) -> Step {
+        switch outcome {
+        case .answered(let status) where (200..<400).contains(status):
+            return .delivered
+        case .answered(let status) where (400..<500).contains(status) && status != 408 && status != 429:
+            return .deadLetter("the server refused it with \(status)")
+        case .failed(.cancelled):
+            return .retry(at: now)
+        case .failed(let code) where !retryableFailures.contains(code):
+            return .deadLetter("it cannot be sent: \(code)")
+        default:
+            guard attempts < maxAttempts else { return .deadLetter("\(attempts) attempts failed") }
+            return .retry(at: now.addingTimeInterval(Backoff.seconds(delay)))
+        }
+    }
+
+    /// Failures worth trying again later: the server could not be reached or did not answer in time.
+    static let retryableFailures: Set<CourierError.Code> = [.offline, .cannotConnect, .connectionLost, .timedOut, .transportFailed, .serverError, .rateLimited]
+}

@@ -1,0 +1,209 @@
+import ClarityAPI
+import Courier
+import CourierAsyncHTTPClient
+import CourierSQLite
+import Foundation
+import RadarAPI
+import RadarCore
+import ReferenceServer
+import Testing
+
+/// A free loopback port: bound by a throwaway server, then released.
+func freeLoopbackPort() async throws -> Int {
+    let probe = ReferenceServer()
+    let url = try await probe.start()
+    await probe.stop()
+    return try #require(url.port)
+}
+
+/// Every radar the demo user can see whose topic starts with `prefix`, read page by page.
+func radarTopics(prefix: String, server: ReferenceServer, url: URL) async throws -> [String] {
+    let transport = AsyncHTTPClientTransport()
+    let radar = RadarClient(baseURL: url, transport: transport, token: try await demoToken(server))
+    var topics: [String] = []
+    do {
+        for try await page in Pages.offsetLimit(
+            client: radar.client, limit: 100,
+            request: { offset, limit in RadarEndpoints.list(limit: limit, offset: offset) },
+            itemCount: { $0.items.count }, total: { $0.total }
+        ) {
+            topics += page.items.map(\.topic).filter { $0.hasPrefix(prefix) }
+        }
+        try await transport.shutdown()
+    } catch {
+        try? await transport.shutdown()
+        throw error
+    }
+    return topics
+}
+
+@Suite("The offline queue against the reference server")
+struct OfflineQueueTests {
+    /// A signed-in CLARITY client whose writes may be queued in a SQLite queue, for a server
+    /// that may be down: the credential is issued by the server object, not over the network.
+    private func withQueueingClient(
+        server: ReferenceServer, url: URL, maxAttempts: Int = 5,
+        _ body: (ClarityClient, OfflineQueue, URL) async throws -> Void
+    ) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-queue-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("queue.sqlite")
+        let queue = OfflineQueue(storage: try SQLiteQueueStorage(url: database), maxAttempts: maxAttempts, backoff: Backoff(.constant(.seconds(60)), maxDelay: .seconds(60), jitter: .none))
+        let transport = AsyncHTTPClientTransport()
+        let clarity = ClarityClient(baseURL: url, transport: transport) { configuration in
+            configuration.offlineQueue = queue
+            configuration.retryPolicy = .none
+        }
+        let tokens = try await server.issueTokens(email: ReferenceServerConfiguration().demoEmail)
+        try await clarity.session.signIn(tokens.credential(issuedAt: Date()))
+        do {
+            try await body(clarity, queue, database)
+            try await transport.shutdown()
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    @Test func writesQueuedWhileTheServerIsDownAreDeliveredInOrderWhenItIsBack() async throws {
+        let port = try await freeLoopbackPort()
+        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        try await withQueueingClient(server: server, url: url) { clarity, queue, _ in
+            var events = queue.events().makeAsyncIterator()
+            var ids: [String] = []
+            for index in 0..<3 {
+                guard case .queued(let id) = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "offline-order-\(index)")) else {
+                    Issue.record("write \(index) reached a server that is down")
+                    return
+                }
+                ids.append(id)
+            }
+            for id in ids { if case .queued(let queued)? = await events.next() { #expect(queued == id) } else { Issue.record("no queued event") } }
+            #expect(try await queue.pending().map(\.id) == ids)
+
+            _ = try await server.start()
+            await queue.replay()
+            var delivered: [String] = []
+            while delivered.count < 3, let event = await events.next() {
+                if case .delivered(let id, let status, let body) = event {
+                    delivered.append(id)
+                    #expect(status == 201)
+                    #expect(String(decoding: body, as: UTF8.self).contains("offline-order"))
+                }
+            }
+            #expect(delivered == ids, "first in, first out")
+            #expect(try await queue.pending().isEmpty)
+            let topics = try await radarTopics(prefix: "offline-order-", server: server, url: url)
+            #expect(Set(topics) == ["offline-order-0", "offline-order-1", "offline-order-2"])
+            #expect(topics.count == 3)
+        }
+        await server.stop()
+    }
+
+    @Test func aQueuedWriteStoresNoSecretAndIsSignedAgainAtReplay() async throws {
+        let port = try await freeLoopbackPort()
+        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        try await withQueueingClient(server: server, url: url) { clarity, queue, database in
+            var write = RadarEndpoints.create(topic: "offline-secret")
+            write.headers[.cookie] = "session=cookie-secret-value"
+            _ = try await clarity.client.sendOrQueue(write)
+            let credential = try #require(try await clarity.session.credential)
+            var bytes = Data()
+            for suffix in ["", "-wal"] {
+                bytes += (try? Data(contentsOf: URL(fileURLWithPath: database.path + suffix))) ?? Data()
+            }
+            #expect(!bytes.isEmpty)
+            for secret in [credential.accessToken, credential.refreshToken ?? "-", "cookie-secret-value"] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "a secret reached the queue's file")
+            }
+            for secret in [credential.accessToken, "cookie-secret-value"] {
+                #expect(bytes.range(of: Data(Data(secret.utf8).base64EncodedString().utf8)) == nil, "a secret reached the file in base 64")
+            }
+            let stored = try #require(try await queue.pending().first)
+            #expect(String(decoding: stored.body, as: UTF8.self).contains("offline-secret"), "the write itself is there")
+            #expect(!stored.fields.contains { ["authorization", "cookie"].contains($0.name.lowercased()) })
+            let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+            _ = try await server.start()
+            await queue.replay()
+            #expect(try await queue.pending().isEmpty)
+            #expect(try await queue.deadLetters().isEmpty, "signed at replay, so no 401")
+            #expect(try await radarTopics(prefix: "offline-secret", server: server, url: url) == ["offline-secret"])
+        }
+        await server.stop()
+    }
+
+    @Test func refusedAndExhaustedWritesAreDeadLetteredNeverDropped() async throws {
+        let port = try await freeLoopbackPort()
+        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        try await withQueueingClient(server: server, url: url, maxAttempts: 2) { clarity, queue, _ in
+            guard case .queued(let exhausted) = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "offline-exhausted")),
+                  case .queued(let refused) = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: String(repeating: "x", count: 300))) else {
+                Issue.record("not queued")
+                return
+            }
+            _ = try await server.start()
+            server.faults.inject(.status(503), count: 2, method: "POST", path: "/api/radars")
+            // The first write fails twice with 503 and is dead-lettered after its 2 attempts;
+            // then the second is refused (422) and dead-lettered at once.
+            for _ in 0..<20 where try await queue.pending().count > 0 {
+                await queue.replay()
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let dead = try await queue.deadLetters()
+            #expect(Set(dead.map(\.id)) == [refused, exhausted])
+            let refusal = try #require(dead.first { $0.id == refused })
+            #expect(refusal.deadLetterStatus == 422)
+            #expect(refusal.deadLetterBody?.contains("topic") == true)
+            let tired = try #require(dead.first { $0.id == exhausted })
+            #expect(tired.attempts == 2)
+            #expect(tired.deadLetterStatus == 503)
+
+            try await queue.retry(id: exhausted)
+            #expect(try await queue.deadLetters().map(\.id) == [refused])
+            #expect(try await radarTopics(prefix: "offline-exhausted", server: server, url: url) == ["offline-exhausted"])
+            try await queue.discard(id: refused)
+            #expect(try await queue.deadLetters().isEmpty)
+        }
+        await server.stop()
+    }
+
+    @Test func aWriteWhoseConnectionBrokeIsQueuedAndAppliedOnce() async throws {
+        try await withRunningServer { server, url in
+            try await withQueueingClient(server: server, url: url) { clarity, queue, _ in
+                server.faults.inject(.dropConnection, count: 1, method: "POST", path: "/api/radars")
+                guard case .queued = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "offline-dropped")) else {
+                    Issue.record("a dropped connection was not queued")
+                    return
+                }
+                await queue.replay()
+                #expect(try await queue.pending().isEmpty)
+                #expect(try await radarTopics(prefix: "offline-dropped", server: server, url: url) == ["offline-dropped"])
+            }
+        }
+    }
+
+    @Test func whileOfflineAQueueableWriteIsQueuedWithoutTryingAndOthersFailAsUsual() async throws {
+        try await withRunningServer { server, url in
+            let monitor = ConnectivityMonitor(initial: .offline)
+            let queue = OfflineQueue(storage: MemoryQueueStorage())
+            var configuration = ClientConfiguration(baseURL: url)
+            configuration.offlineQueue = queue
+            configuration.connectivity = monitor
+            configuration.middleware.append(BearerTokenMiddleware(token: try await demoToken(server)))
+            let transport = AsyncHTTPClientTransport()
+            let client = APIClient(configuration: configuration, transport: transport)
+            let outcome = try await client.sendOrQueue(RadarEndpoints.create(topic: "offline-monitor"))
+            let notQueueable = await courierError { _ = try await client.send(RadarEndpoints.create(topic: "offline-plain")) }
+            try await transport.shutdown()
+            if case .queued = outcome {} else { Issue.record("sent while the monitor said offline") }
+            #expect(await server.requestCount(method: "POST", path: "/api/radars") == 1, "only the plain write was tried")
+            #expect(notQueueable == nil, "the server is up: the plain write succeeds and marks online")
+            #expect(monitor.status == .online)
+        }
+    }
+}
