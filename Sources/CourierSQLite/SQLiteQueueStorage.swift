@@ -66,9 +66,17 @@ public final class SQLiteQueueStorage: QueueStorage {
 
     /// Replaces a stored item.
     public func update(_ item: QueuedRequest) async throws {
-        let payload = try Self.encoder.encode(item)
         try await database.write { db in
-            try db.execute(sql: "UPDATE queued_write SET payload = ? WHERE id = ?", arguments: [payload, item.id])
+            try db.execute(
+                sql: """
+                    UPDATE queued_write SET attempts = ?, last_error = ?, next_attempt_at = ?, state = ?,
+                        dead_letter_status = ?, dead_letter_body = ? WHERE id = ?
+                    """,
+                arguments: [
+                    item.attempts, item.lastError, item.nextAttemptAt.timeIntervalSince1970, item.state.rawValue,
+                    item.deadLetterStatus, item.deadLetterBody, item.id,
+                ]
+            )
         }
     }
 
@@ -85,13 +93,38 @@ public final class SQLiteQueueStorage: QueueStorage {
         }
     }
 
-    /// Every item, in the order they were appended. A row that does not decode is skipped
-    /// and left in place (never deleted silently).
+    /// Every item, in the order they were appended. A row that cannot be read is skipped and
+    /// left in place (never deleted silently).
     public func items() async throws -> [QueuedRequest] {
-        let payloads = try await database.read { db in
-            try Data.fetchAll(db, sql: "SELECT payload FROM queued_write ORDER BY sequence")
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM queued_write ORDER BY sequence").compactMap(Self.item(from:))
         }
-        return payloads.compactMap { try? Self.decoder.decode(QueuedRequest.self, from: $0) }
+    }
+
+    private static func item(from row: Row) -> QueuedRequest? {
+        guard let id: String = row["id"], let queue: String = row["queue"], let method: String = row["method"],
+              let url: String = row["url"], let key: String = row["idempotency_key"],
+              let state = (row["state"] as String?).flatMap(QueuedRequest.State.init(rawValue:)) else { return nil }
+        return QueuedRequest(
+            id: id, queue: queue, method: method, url: url, fields: fields(from: row["fields"] ?? ""),
+            body: row["body"] ?? Data(), idempotencyKey: key,
+            createdAt: Date(timeIntervalSince1970: row["created_at"] ?? 0), attempts: row["attempts"] ?? 0,
+            lastError: row["last_error"], nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"] ?? 0),
+            state: state, deadLetterStatus: row["dead_letter_status"], deadLetterBody: row["dead_letter_body"]
+        )
+    }
+
+    /// Header fields as lines of `name: value` (names and values hold no line breaks).
+    private static func text(of fields: [QueuedRequest.Field]) -> String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    private static func fields(from text: String) -> [QueuedRequest.Field] {
+        text.split(separator: "\n").compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let value = line[line.index(after: colon)...].drop { $0 == " " }
+            return QueuedRequest.Field(name: String(line[..<colon]), value: String(value))
+        }
     }
 
     /// Commits the waiting appends, batch after batch, until none wait.
@@ -105,10 +138,19 @@ public final class SQLiteQueueStorage: QueueStorage {
             }
             guard !batch.isEmpty else { return }
             do {
-                let rows = try batch.map { ($0.0.id, try Self.encoder.encode($0.0)) }
+                let items = batch.map(\.0)
                 try await database.write { db in
-                    for (id, payload) in rows {
-                        try db.execute(sql: "INSERT INTO queued_write (id, payload) VALUES (?, ?)", arguments: [id, payload])
+                    let insert = try db.cachedStatement(sql: """
+                        INSERT INTO queued_write (id, queue, method, url, fields, body, idempotency_key, created_at,
+                            attempts, last_error, next_attempt_at, state, dead_letter_status, dead_letter_body)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
+                    for item in items {
+                        try insert.execute(arguments: [
+                            item.id, item.queue, item.method, item.url, Self.text(of: item.fields), item.body, item.idempotencyKey,
+                            item.createdAt.timeIntervalSince1970, item.attempts, item.lastError,
+                            item.nextAttemptAt.timeIntervalSince1970, item.state.rawValue, item.deadLetterStatus, item.deadLetterBody,
+                        ])
                     }
                 }
                 for (_, continuation) in batch { continuation.resume() }
@@ -118,9 +160,6 @@ public final class SQLiteQueueStorage: QueueStorage {
         }
     }
 
-    private static let encoder = JSONEncoder()
-    private static let decoder = JSONDecoder()
-
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("queued_write v1") { db in
@@ -128,7 +167,19 @@ public final class SQLiteQueueStorage: QueueStorage {
                 CREATE TABLE queued_write (
                     sequence INTEGER PRIMARY KEY AUTOINCREMENT,
                     id TEXT NOT NULL UNIQUE,
-                    payload BLOB NOT NULL
+                    queue TEXT NOT NULL,
+                    method TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    fields TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    idempotency_key TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    last_error TEXT,
+                    next_attempt_at REAL NOT NULL,
+                    state TEXT NOT NULL,
+                    dead_letter_status INTEGER,
+                    dead_letter_body TEXT
                 )
                 """)
         }

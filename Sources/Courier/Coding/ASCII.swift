@@ -26,6 +26,18 @@ enum ASCII {
         return String(decoding: text.utf8.map(lower), as: UTF8.self)
     }
 
+    /// Whether `text` contains `part`, byte for byte (no Foundation bridging).
+    static func contains(_ text: String, _ part: String) -> Bool {
+        let haystack = Array(text.utf8)
+        let needle = Array(part.utf8)
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
     /// An ASCII letter in lower case; any other byte unchanged.
     static func lower(_ byte: UInt8) -> UInt8 {
         byte >= 65 && byte <= 90 ? byte + 32 : byte

@@ -23,14 +23,14 @@ public enum Redaction {
     /// - Parameter name: The field's name.
     public static func isSensitiveHeader(_ name: HTTPField.Name) -> Bool {
         let lowered = name.canonicalName
-        return sensitiveHeaderNames.contains(lowered) || sensitiveNameParts.contains { lowered.contains($0) }
+        return sensitiveHeaderNames.contains(lowered) || sensitiveNameParts.contains { ASCII.contains(lowered, $0) }
     }
 
     /// Whether a query item's value must not be shown.
     /// - Parameter name: The item's name.
     public static func isSensitiveQueryItem(_ name: String) -> Bool {
-        let lowered = (name.removingPercentEncoding ?? name).lowercased()
-        return sensitiveQueryNames.contains(lowered) || sensitiveNameParts.contains { lowered.contains($0) }
+        let lowered = ASCII.lowercased(name.removingPercentEncoding ?? name)
+        return sensitiveQueryNames.contains(lowered) || sensitiveNameParts.contains { ASCII.contains(lowered, $0) }
     }
 
     /// The header fields with sensitive values replaced.

@@ -262,7 +262,10 @@ public actor OfflineQueue {
         }
     }
 
+    /// Sets the timer for the next item due, when deliveries can happen; while offline (or
+    /// before the queue is attached) connectivity and ``attach(sender:connectivity:)`` wake it.
     private func scheduleNextWakeup() async {
+        guard sender != nil, connectivity?.status.isReachable ?? true else { return }
         guard let stored = try? await storage.items() else { return }
         let removed = Set(delivered)
         let items = stored.filter { !removed.contains($0.id) }

@@ -51,6 +51,9 @@ actor IdempotencyStore {
 
     private var entries: [Scope: Entry] = [:]
     private let clock: @Sendable () -> Date
+    /// When expired keys were last swept; sweeping is a full pass, so it runs at most once a
+    /// minute (a key is kept at least ``retention``, and at most a minute longer).
+    private var lastSweep = Date.distantPast
 
     /// Creates an empty store.
     /// - Parameter clock: The source of the current time.
@@ -69,6 +72,9 @@ actor IdempotencyStore {
             return .proceed
         case .inFlight(let stored):
             return stored == fingerprint ? .inFlight : .reused
+        case .completed(_, _, let storedAt) where storedAt <= now.addingTimeInterval(-Self.retention):
+            entries[scope] = .inFlight(fingerprint)
+            return .proceed
         case .completed(let stored, let response, _):
             return stored == fingerprint ? .replay(response) : .reused
         }
@@ -90,6 +96,8 @@ actor IdempotencyStore {
     }
 
     private func forgetExpired(now: Date) {
+        guard now.timeIntervalSince(lastSweep) >= 60 else { return }
+        lastSweep = now
         let oldest = now.addingTimeInterval(-Self.retention)
         entries = entries.filter { _, entry in
             if case .completed(_, _, let storedAt) = entry { return storedAt > oldest }
