@@ -30,6 +30,7 @@ struct DemoStory {
         await showTypedErrors(radar)
         try await DemoResilience(server: server, radar: radar, report: report).run()
         try await DemoCaching(server: server, baseURL: baseURL, transport: transport, otherRadar: radar, report: report).run()
+        try await DemoOffline(server: server, baseURL: baseURL, transport: transport, report: report).run()
         showRedaction(logs, secrets: try await secrets(of: clarity))
 
         section("Clean up")
