@@ -14,6 +14,7 @@ struct ReferenceRouterBuilder: Sendable {
     let faults: FaultInjector
     let counter: RequestCounter
     let idempotency: IdempotencyStore
+    let realtime: RealtimeHub
 
     /// Builds a router; unknown routes answer a JSON 404.
     func build() -> Router<ReferenceRequestContext> {
@@ -29,12 +30,14 @@ struct ReferenceRouterBuilder: Sendable {
         let api = router.group("api").add(middleware: AccessTokenMiddleware(auth: auth))
         authRoutes.registerAuthenticatedRoutes(on: api)
         RadarRoutes(store: store, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
+        RadarEventStreamRoutes(store: store, hub: realtime).register(on: api)
 
         let debug = router.group("debug")
         DebugRoutes().register(on: debug)
         DebugTransferRoutes().register(on: debug)
         DebugFaultRoutes(faults: faults, counter: counter).register(on: debug)
         DebugAuthRoutes(auth: auth).register(on: debug)
+        DebugRealtimeRoutes(hub: realtime).register(on: debug)
         return router
     }
 }
