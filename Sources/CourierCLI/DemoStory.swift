@@ -29,6 +29,7 @@ struct DemoStory {
         let created = try await showTypedRequests(radar)
         await showTypedErrors(radar)
         try await DemoResilience(server: server, radar: radar, report: report).run()
+        try await DemoLive(server: server, client: clarity.client, radarId: created.id, report: report).run()
         showRedaction(logs, secrets: try await secrets(of: clarity))
 
         section("Clean up")
