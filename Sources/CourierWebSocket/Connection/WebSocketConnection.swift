@@ -136,13 +136,19 @@ public final class WebSocketConnection: Sendable {
     /// Connects and keeps the connection up in the calling task, until it closes for good
     /// or the task is cancelled (which closes it with 1001).
     public func run() async {
-        let starts = shared.withLock { shared -> Bool in
-            guard !shared.started else { return false }
+        let task = shared.withLock { shared -> Task<Void, Never>? in
+            guard !shared.started else { return nil }
             shared.started = true
-            return true
+            let task = Task { await self.runLoop() }
+            shared.runTask = task
+            return task
         }
-        guard starts else { return }
-        await runLoop()
+        guard let task else { return }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// Closes the connection for good: sends a close frame if it is open, stops a reconnect
@@ -163,6 +169,14 @@ public final class WebSocketConnection: Sendable {
             } catch {
                 runTask?.cancel()
             }
+            // A server that never answers the close is given up on after the close timeout.
+            let giveUp = Task { [clock, closeTimeout = configuration.closeTimeout] in
+                try await clock.sleep(for: closeTimeout)
+                runTask?.cancel()
+            }
+            await runTask?.value
+            giveUp.cancel()
+            return
         case .finish:
             finishResources()
         default:
