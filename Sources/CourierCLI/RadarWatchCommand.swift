@@ -40,7 +40,7 @@ struct RadarWatchCommand: AsyncParsableCommand {
                 engine: WSClientEngine(handshakeStatusProbe: clarity.client.transport),
                 auth: clarity.session
             )
-            print("watching \(id) at \(url.absoluteString)")
+            Console.line("watching \(id) at \(url.absoluteString)")
             let states = Task {
                 for await state in connection.stateChanges() { Console.line("  · \(state)") }
             }
@@ -64,7 +64,7 @@ struct RadarWatchCommand: AsyncParsableCommand {
         do {
             switch try RadarUpdateMessage.decode(from: message.data) {
             case .update(.newOpinion(let opinion)):
-                return "+ opinion" + RadarFormatting.line(opinion)
+                return "+ opinion " + RadarFormatting.line(opinion).trimmingCharacters(in: .whitespaces)
             case .update(.positionChange(_, let position)):
                 return "→ position is now \(position.rawValue)"
             case .update(.refresh(let radar)):

@@ -25,13 +25,15 @@ public enum WebSocketState: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
-    /// A short description, such as `reconnecting(attempt: 2, delay: 0.8 seconds)`.
+    /// A short description, such as `reconnecting(attempt: 2, delay: 800 ms)`.
     public var description: String {
         switch self {
         case .idle: return "idle"
         case .connecting: return "connecting"
         case .connected: return "connected"
-        case .reconnecting(let attempt, let delay): return "reconnecting(attempt: \(attempt), delay: \(delay))"
+        case .reconnecting(let attempt, let delay):
+            let milliseconds = delay.components.seconds * 1_000 + delay.components.attoseconds / 1_000_000_000_000_000
+            return "reconnecting(attempt: \(attempt), delay: \(milliseconds) ms)"
         case .closed(let code, let reason): return "closed(\(code)\(reason.isEmpty ? "" : ", \(reason)"))"
         }
     }
