@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierSQLite", targets: ["CourierSQLite"]),
+        .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .library(name: "RadarCore", targets: ["RadarCore"]),
         .library(name: "RadarAPI", targets: ["RadarAPI"]),
         .library(name: "ClarityCore", targets: ["ClarityCore"]),
@@ -37,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         .target(
@@ -84,8 +87,25 @@ let package = Package(
             ],
             swiftSettings: strictSwift6
         ),
+        .target(
+            name: "CourierWebSocket",
+            dependencies: [
+                "Courier",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift6
+        ),
         .target(name: "RadarCore", swiftSettings: strictSwift6),
-        .target(name: "RadarAPI", dependencies: ["Courier", "RadarCore"], swiftSettings: strictSwift6),
+        .target(
+            name: "RadarAPI",
+            dependencies: ["Courier", "CourierWebSocket", "RadarCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift6
+        ),
         .target(name: "ClarityCore", swiftSettings: strictSwift6),
         .target(
             name: "ClarityAPI",
@@ -107,6 +127,8 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSwift6
         ),
@@ -128,8 +150,10 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierTesting", "RadarCore", "RadarAPI", "ReferenceServer",
-                "ClarityCore", "ClarityAPI", "CacheConformance", "CourierSQLite", "IntervalsCore", "IntervalsAPI",
+                "ClarityCore", "ClarityAPI", "CacheConformance", "CourierSQLite", "IntervalsCore", "IntervalsAPI", "CourierWebSocket",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -139,7 +163,7 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier", "CourierTesting", "CourierAsyncHTTPClient", "CourierURLSession", "CourierSQLite",
-                "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI",
+                "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI", "CourierWebSocket",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

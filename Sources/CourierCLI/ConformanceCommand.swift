@@ -9,7 +9,7 @@ struct ConformanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
         abstract: "Run public conformance suites against Courier.",
-        subcommands: [CacheConformanceCommand.self]
+        subcommands: [CacheConformanceCommand.self, WebSocketConformanceCommand.self]
     )
 }
 

@@ -29,6 +29,7 @@ struct DemoStory {
         let created = try await showTypedRequests(radar)
         await showTypedErrors(radar)
         try await DemoResilience(server: server, radar: radar, report: report).run()
+        try await DemoLive(server: server, client: clarity.client, radarId: created.id, report: report).run()
         try await DemoCaching(server: server, baseURL: baseURL, transport: transport, otherRadar: radar, report: report).run()
         try await DemoOffline(server: server, baseURL: baseURL, transport: transport, report: report).run()
         showRedaction(logs, secrets: try await secrets(of: clarity))

@@ -8,7 +8,7 @@ struct RadarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "radar",
         abstract: "Talk to a Radar server (see `courier serve`).",
-        subcommands: [List.self, Show.self, Create.self, Delete.self, Refresh.self, Opinions.self, Trends.self, Interpret.self]
+        subcommands: [List.self, Show.self, Create.self, Delete.self, Refresh.self, Opinions.self, Trends.self, Interpret.self, RadarWatchCommand.self]
     )
 
     struct List: AsyncParsableCommand {

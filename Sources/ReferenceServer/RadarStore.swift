@@ -9,17 +9,26 @@ import RadarCore
 actor RadarStore {
     private var catalog: RadarCatalog
     private let clock: @Sendable () -> Date
+    /// Where refreshes are published as live updates.
+    private let updates: RadarUpdateFeed?
 
     /// Creates a store holding the demo radars.
     /// - Parameters:
     ///   - seed: The seed of the synthetic content.
     ///   - demoOwnerId: The user who owns the demo radars.
     ///   - clock: The source of the current time.
-    init(seed: UInt64, demoOwnerId: String, clock: @escaping @Sendable () -> Date = RadarStore.wholeSecondNow) {
+    ///   - updates: Where refreshes are published as live updates, if anywhere.
+    init(
+        seed: UInt64,
+        demoOwnerId: String,
+        clock: @escaping @Sendable () -> Date = RadarStore.wholeSecondNow,
+        updates: RadarUpdateFeed? = nil
+    ) {
         var catalog = RadarCatalog(seed: seed)
         catalog.addDemoRadars(ownerId: demoOwnerId, now: clock())
         self.catalog = catalog
         self.clock = clock
+        self.updates = updates
     }
 
     /// The current time, without fractional seconds.
@@ -50,8 +59,10 @@ actor RadarStore {
 
     /// Refreshes a radar of the user's; returns `nil` if they have none with this id.
     func refresh(id: String, userId: String) -> Radar? {
-        guard catalog.radar(id: id)?.userId == userId else { return nil }
-        return catalog.refresh(id: id, now: clock())
+        guard let before = catalog.radar(id: id), before.userId == userId else { return nil }
+        let after = catalog.refresh(id: id, now: clock())
+        if let after { updates?.radarRefreshed(from: before, to: after) }
+        return after
     }
 
     /// A radar's opinions, newest first; `nil` if the user may not see a radar with this id.

@@ -16,6 +16,7 @@ struct ReferenceRouterBuilder: Sendable {
     let idempotency: IdempotencyStore
     let intervals: IntervalsStore
     let clarity: ClarityStore
+    let realtime: RealtimeHub
 
     /// Builds a router; unknown routes answer a JSON 404.
     func build() -> Router<ReferenceRequestContext> {
@@ -34,12 +35,14 @@ struct ReferenceRouterBuilder: Sendable {
         IntervalsRoutes(store: intervals).register(on: api)
         ClarityAnalysisRoutes(store: clarity).register(on: api)
         ClarityInsightRoutes(store: clarity).register(on: api)
+        RadarEventStreamRoutes(store: store, hub: realtime).register(on: api)
 
         let debug = router.group("debug")
         DebugRoutes().register(on: debug)
         DebugTransferRoutes().register(on: debug)
         DebugFaultRoutes(faults: faults, counter: counter).register(on: debug)
         DebugAuthRoutes(auth: auth).register(on: debug)
+        DebugRealtimeRoutes(hub: realtime).register(on: debug)
         return router
     }
 }

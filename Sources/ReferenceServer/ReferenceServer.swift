@@ -2,6 +2,7 @@ public import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import HummingbirdWebSocket
 import Logging
 import Synchronization
 
@@ -44,6 +45,8 @@ public final class ReferenceServer: Sendable {
 
     /// The faults scripted for the next requests; see ``FaultInjector``.
     public let faults: FaultInjector
+    /// The live updates, open WebSockets and event streams, and their faults; see ``RealtimeHub``.
+    public let realtime: RealtimeHub
 
     private let configuration: ReferenceServerConfiguration
     private let store: RadarStore
@@ -60,7 +63,8 @@ public final class ReferenceServer: Sendable {
     public init(configuration: ReferenceServerConfiguration = .init()) {
         self.configuration = configuration
         self.faults = FaultInjector()
-        self.store = RadarStore(seed: configuration.seed, demoOwnerId: AccountDirectory.demoAccountId)
+        self.realtime = RealtimeHub()
+        self.store = RadarStore(seed: configuration.seed, demoOwnerId: AccountDirectory.demoAccountId, updates: realtime.feed)
         self.auth = AuthService(
             demoEmail: configuration.demoEmail,
             demoPassword: configuration.demoPassword,
@@ -197,11 +201,16 @@ public final class ReferenceServer: Sendable {
             counter: requestCounter,
             idempotency: idempotencyStore,
             intervals: intervalsStore,
-            clarity: clarityStore
+            clarity: clarityStore,
+            realtime: realtime
         ).build()
+        let upgrade = RealtimeUpgrade(hub: realtime, store: store, auth: auth)
+        let http1: HTTPServerBuilder = .http1WebSocketUpgrade(configuration: .init(ws: RealtimeUpgrade.configuration)) { request, channel, _ in
+            await upgrade.shouldUpgrade(request, channel: channel)
+        }
         let serverBuilder: HTTPServerBuilder
         do {
-            serverBuilder = try configuration.tlsConfiguration.map { try HTTPServerBuilder.tls(.http1(), tlsConfiguration: $0) } ?? .http1()
+            serverBuilder = try configuration.tlsConfiguration.map { try HTTPServerBuilder.tls(http1, tlsConfiguration: $0) } ?? http1
         } catch {
             portContinuation.finish()
             let failed = Task<Void, any Error> { throw error }

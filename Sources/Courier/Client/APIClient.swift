@@ -274,7 +274,9 @@ public final class APIClient: Sendable {
         options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
         let deadline = options.deadline.map { configuration.clock.now.advanced(by: $0) }
         var context = RequestContext(endpoint: request.endpointName, options: options, deadline: deadline)
-        context.transportDeadline = options.deadline.map { ContinuousClock.now.advanced(by: $0) }
+        // A deadline on an injected clock (a test's manual clock) means nothing to a socket:
+        // only the system clock's deadline is handed to the transport.
+        context.transportDeadline = configuration.clock is SystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil
         return PreparedCall(request: httpRequest, body: body, context: context)
     }
 

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import RadarCore
+
+/// Decides which WebSocket handshakes the server accepts, and with which session.
+///
+/// - `/debug/ws/echo`: echoes every message, without authentication;
+/// - `/api/ws/radar/{id}`: the radar's live updates; needs `Authorization: Bearer <access
+///   token>` for a user who may see the radar.
+///
+/// A handshake it declines goes on as a plain HTTP request through the router, whose
+/// answer (401, 404, or 426 for a valid request that is not an upgrade) the client receives.
+struct RealtimeUpgrade: Sendable {
+    typealias Handler = WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+
+    let hub: RealtimeHub
+    let store: RadarStore
+    let auth: AuthService
+
+    /// The server's WebSocket settings: 1 MiB frames, UTF-8 checked, no server pings.
+    static let configuration = WebSocketServerConfiguration(
+        maxFrameSize: 1 << 20,
+        autoPing: .disabled,
+        validateUTF8: true
+    )
+
+    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) async -> ShouldUpgradeResult<Handler> {
+        let path = request.path.map { String($0.prefix { $0 != "?" }) } ?? ""
+        if path == "/debug/ws/echo" {
+            return .upgrade([:], echoHandler(channel: channel))
+        }
+        let prefix = "/api/ws/radar/"
+        guard path.hasPrefix(prefix) else { return .dontUpgrade }
+        let radarId = String(path.dropFirst(prefix.count)).removingPercentEncoding ?? ""
+        guard !radarId.isEmpty, !radarId.contains("/"),
+              let authorization = request.headerFields[.authorization],
+              let token = AccessTokenMiddleware.bearerToken(in: authorization),
+              case .valid(let userId) = await auth.checkAccess(token),
+              await store.radar(id: radarId, userId: userId) != nil
+        else { return .dontUpgrade }
+        return .upgrade([:], radarHandler(radarId: radarId, userId: userId, channel: channel))
+    }
+
+    private func echoHandler(channel: any Channel) -> Handler {
+        let session = ManagedSocketSession(hub: hub, channel: channel)
+        return { inbound, outbound, _ in
+            try await session.run(
+                inbound: inbound,
+                outbound: outbound,
+                push: nil,
+                onMessage: { message, outbound in
+                    switch message {
+                    case .text(let text): try await outbound.writeTextMessage(text)
+                    case .binary(let bytes): try await outbound.writeBinaryMessage(bytes)
+                    }
+                }
+            )
+        }
+    }
+
+    private func radarHandler(radarId: String, userId: String, channel: any Channel) -> Handler {
+        let session = ManagedSocketSession(hub: hub, channel: channel)
+        let feed = hub.feed
+        let store = self.store
+        return { inbound, outbound, _ in
+            let (subscription, updates) = feed.subscribe(radarId: radarId, droppable: false)
+            defer { feed.unsubscribe(subscription) }
+            try await session.run(
+                inbound: inbound,
+                outbound: outbound,
+                push: { outbound in
+                    if let radar = await store.radar(id: radarId, userId: userId) {
+                        try await outbound.writeTextMessage(try Self.text(.refresh(radar)))
+                    }
+                    for await item in updates {
+                        try await outbound.writeTextMessage(try Self.text(item.update))
+                    }
+                },
+                onMessage: { _, _ in }
+            )
+        }
+    }
+
+    /// An update as the JSON text of a message.
+    static func text(_ update: RadarUpdate) throws -> String {
+        String(decoding: try RadarUpdateMessage.encode(update), as: UTF8.self)
+    }
+}
