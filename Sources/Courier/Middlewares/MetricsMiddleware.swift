@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Metrics
+import Synchronization
 
 /// Records swift-metrics for each call: a counter of outcomes and a timer per endpoint.
 ///
@@ -8,7 +9,9 @@ public import Metrics
 /// - `courier_request_duration`, dimensions `endpoint` and `method`: time to the response head.
 ///
 /// Part of the default application middleware. With no metrics backend bootstrapped,
-/// swift-metrics discards the values at almost no cost.
+/// swift-metrics discards the values at almost no cost. The middleware keeps the handles it
+/// makes, one per endpoint, method and outcome, so bootstrap `MetricsSystem` before making
+/// clients (as swift-metrics asks) or pass a `factory`.
 public struct MetricsMiddleware: Middleware {
     /// The counter's label.
     public static let counterLabel = "courier_requests_total"
@@ -16,9 +19,8 @@ public struct MetricsMiddleware: Middleware {
     public static let timerLabel = "courier_request_duration"
 
     private let factory: (any MetricsFactory)?
+    private let handles = MetricHandles()
 
-    /// Makes the middleware.
-    /// - Parameter factory: The metrics backend; `nil` uses the one bootstrapped for the process.
     public init(factory: (any MetricsFactory)? = nil) {
         self.factory = factory
     }
@@ -45,12 +47,41 @@ public struct MetricsMiddleware: Middleware {
 
     private func record(outcome: String, dimensions: [(String, String)], since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
-        if let factory {
-            Counter(label: Self.counterLabel, dimensions: dimensions + [("outcome", outcome)], factory: factory).increment()
-            Timer(label: Self.timerLabel, dimensions: dimensions, factory: factory).record(duration: elapsed)
-        } else {
-            Counter(label: Self.counterLabel, dimensions: dimensions + [("outcome", outcome)]).increment()
-            Timer(label: Self.timerLabel, dimensions: dimensions).record(duration: elapsed)
+        let (counter, timer) = handles.handles(endpoint: dimensions[0].1, method: dimensions[1].1, outcome: outcome) {
+            if let factory {
+                return (Counter(label: Self.counterLabel, dimensions: dimensions + [("outcome", outcome)], factory: factory),
+                        Timer(label: Self.timerLabel, dimensions: dimensions, factory: factory))
+            }
+            return (Counter(label: Self.counterLabel, dimensions: dimensions + [("outcome", outcome)]),
+                    Timer(label: Self.timerLabel, dimensions: dimensions))
         }
+        counter.increment()
+        timer.record(duration: elapsed)
+    }
+}
+
+/// The counters and timers a ``MetricsMiddleware`` made, kept by endpoint, method and outcome
+/// so a call does not ask the metrics factory for new handles (which takes the factory's lock
+/// and allocates). At most ``limit`` are kept; past that, handles are made per call.
+///
+/// A `final class` whose dictionary sits in a `Mutex`, which makes it `Sendable`.
+final class MetricHandles: Sendable {
+    private struct Key: Hashable {
+        let endpoint: String
+        let method: String
+        let outcome: String
+    }
+
+    static let limit = 1_024
+    private let cache = Mutex<[Key: (Counter, Timer)]>([:])
+
+    func handles(endpoint: String, method: String, outcome: String, make: () -> (Counter, Timer)) -> (Counter, Timer) {
+        let key = Key(endpoint: endpoint, method: method, outcome: outcome)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let made = make()
+        cache.withLock { cache in
+            if cache.count < Self.limit { cache[key] = made }
+        }
+        return made
     }
 }
