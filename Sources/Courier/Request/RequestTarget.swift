@@ -63,7 +63,7 @@ public struct RequestTarget: Sendable, Hashable {
     /// - Returns: The target.
     /// - Throws: ``CourierError`` with ``CourierError/Code/invalidRequest``.
     public static func make(base: Base, path: String, query: [URLQueryItem]) throws -> RequestTarget {
-        if path.contains("#") {
+        if path.utf8.contains(UInt8(ascii: "#")) {
             throw invalid("a request path must not contain a fragment ('#'): \(path)")
         }
         let (scheme, authority, basePath, rest) = try split(base: base, path: path)
@@ -100,7 +100,7 @@ public struct RequestTarget: Sendable, Hashable {
     }
 
     private static func split(base: Base, path: String) throws -> (String, String, String, String) {
-        let lowered = path.lowercased()
+        let lowered = ASCII.lowercased(path.prefix(8))
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             guard let components = URLComponents(string: path) else {
                 throw invalid("not a valid absolute URL: \(path)")
