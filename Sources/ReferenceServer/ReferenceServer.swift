@@ -44,6 +44,8 @@ public final class ReferenceServer: Sendable {
 
     /// The faults scripted for the next requests; see ``FaultInjector``.
     public let faults: FaultInjector
+    /// The connections to close in the middle of the next response bodies; see ``BodyFaultInjector``.
+    public let bodyFaults: BodyFaultInjector
 
     private let configuration: ReferenceServerConfiguration
     private let store: RadarStore
@@ -52,6 +54,8 @@ public final class ReferenceServer: Sendable {
     let idempotencyStore: IdempotencyStore
     let intervalsStore: IntervalsStore
     let clarityStore: ClarityStore
+    let clarityHealthStore: ClarityHealthStore
+    let blobCatalog: BlobCatalog
     private let logger: Logger
     private let phase = Mutex<Phase>(.idle)
 
@@ -60,6 +64,7 @@ public final class ReferenceServer: Sendable {
     public init(configuration: ReferenceServerConfiguration = .init()) {
         self.configuration = configuration
         self.faults = FaultInjector()
+        self.bodyFaults = BodyFaultInjector()
         self.store = RadarStore(seed: configuration.seed, demoOwnerId: AccountDirectory.demoAccountId)
         self.auth = AuthService(
             demoEmail: configuration.demoEmail,
@@ -70,6 +75,8 @@ public final class ReferenceServer: Sendable {
         self.idempotencyStore = IdempotencyStore()
         self.intervalsStore = IntervalsStore(seed: configuration.seed)
         self.clarityStore = ClarityStore(seed: configuration.seed, analysisProcessingTime: configuration.analysisProcessingTime)
+        self.clarityHealthStore = ClarityHealthStore(processingTime: configuration.analysisProcessingTime)
+        self.blobCatalog = BlobCatalog()
         self.logger = ShutdownNoiseFilter.wrapping(configuration.effectiveLogger)
     }
 
@@ -197,7 +204,10 @@ public final class ReferenceServer: Sendable {
             counter: requestCounter,
             idempotency: idempotencyStore,
             intervals: intervalsStore,
-            clarity: clarityStore
+            clarity: clarityStore,
+            clarityHealth: clarityHealthStore,
+            bodyFaults: bodyFaults,
+            blobs: blobCatalog
         ).build()
         let serverBuilder: HTTPServerBuilder
         do {

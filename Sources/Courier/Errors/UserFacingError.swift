@@ -50,6 +50,8 @@ extension CourierError {
             return .init(title: "Server problem", message: "Something went wrong on our side. Try again later.", action: .retry)
         case .cancelled:
             return .init(title: "Cancelled", message: "The request was cancelled.", action: .none)
+        case .fileSystem:
+            return .init(title: "Can't save or read the file", message: "Check the free space on this device and try again.", action: .retry)
         case .clientError:
             return .init(
                 title: "Request not accepted",
