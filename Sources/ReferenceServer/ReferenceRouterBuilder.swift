@@ -3,7 +3,8 @@ import Hummingbird
 /// Assembles the server's router, whose middleware runs in this order for every request:
 ///
 /// 1. ``RequestCountingMiddleware``: every request is counted as it arrives;
-/// 2. ``FaultInjectionMiddleware``: a scripted fault answers, delays or drops it;
+/// 2. ``FaultInjectionMiddleware``: a scripted fault answers, delays or drops it, and
+///    ``BodyFaultMiddleware``: a scripted cut closes the connection in the middle of the body;
 /// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON.
 ///
 /// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; everything else under
@@ -17,6 +18,9 @@ struct ReferenceRouterBuilder: Sendable {
     let intervals: IntervalsStore
     let clarity: ClarityStore
     let realtime: RealtimeHub
+    let clarityHealth: ClarityHealthStore
+    let bodyFaults: BodyFaultInjector
+    let blobs: BlobCatalog
 
     /// Builds a router; unknown routes answer a JSON 404.
     func build() -> Router<ReferenceRequestContext> {
@@ -24,6 +28,7 @@ struct ReferenceRouterBuilder: Sendable {
         // Added first so that they wrap every route, the not-found responder included.
         router.add(middleware: RequestCountingMiddleware(counter: counter))
         router.add(middleware: FaultInjectionMiddleware(faults: faults))
+        router.add(middleware: BodyFaultMiddleware(faults: bodyFaults))
         router.add(middleware: APIErrorMiddleware())
 
         let authRoutes = AuthRoutes(auth: auth)
@@ -36,10 +41,14 @@ struct ReferenceRouterBuilder: Sendable {
         ClarityAnalysisRoutes(store: clarity).register(on: api)
         ClarityInsightRoutes(store: clarity).register(on: api)
         RadarEventStreamRoutes(store: store, hub: realtime).register(on: api)
+        ClarityHealthKitUploadRoutes(store: clarityHealth).register(on: api)
+        ClarityHealthDataRoutes(store: clarityHealth, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
 
         let debug = router.group("debug")
         DebugRoutes().register(on: debug)
         DebugTransferRoutes().register(on: debug)
+        DebugBlobRoutes(catalog: blobs).register(on: debug)
+        DebugUploadRoutes().register(on: debug)
         DebugFaultRoutes(faults: faults, counter: counter).register(on: debug)
         DebugAuthRoutes(auth: auth).register(on: debug)
         DebugRealtimeRoutes(hub: realtime).register(on: debug)

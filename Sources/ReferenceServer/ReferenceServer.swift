@@ -47,6 +47,8 @@ public final class ReferenceServer: Sendable {
     public let faults: FaultInjector
     /// The live updates, open WebSockets and event streams, and their faults; see ``RealtimeHub``.
     public let realtime: RealtimeHub
+    /// The connections to close in the middle of the next response bodies; see ``BodyFaultInjector``.
+    public let bodyFaults: BodyFaultInjector
 
     private let configuration: ReferenceServerConfiguration
     private let store: RadarStore
@@ -55,6 +57,8 @@ public final class ReferenceServer: Sendable {
     let idempotencyStore: IdempotencyStore
     let intervalsStore: IntervalsStore
     let clarityStore: ClarityStore
+    let clarityHealthStore: ClarityHealthStore
+    let blobCatalog: BlobCatalog
     private let logger: Logger
     private let phase = Mutex<Phase>(.idle)
 
@@ -64,6 +68,7 @@ public final class ReferenceServer: Sendable {
         self.configuration = configuration
         self.faults = FaultInjector()
         self.realtime = RealtimeHub()
+        self.bodyFaults = BodyFaultInjector()
         self.store = RadarStore(seed: configuration.seed, demoOwnerId: AccountDirectory.demoAccountId, updates: realtime.feed)
         self.auth = AuthService(
             demoEmail: configuration.demoEmail,
@@ -74,6 +79,8 @@ public final class ReferenceServer: Sendable {
         self.idempotencyStore = IdempotencyStore()
         self.intervalsStore = IntervalsStore(seed: configuration.seed)
         self.clarityStore = ClarityStore(seed: configuration.seed, analysisProcessingTime: configuration.analysisProcessingTime)
+        self.clarityHealthStore = ClarityHealthStore(processingTime: configuration.analysisProcessingTime)
+        self.blobCatalog = BlobCatalog()
         self.logger = ShutdownNoiseFilter.wrapping(configuration.effectiveLogger)
     }
 
@@ -202,7 +209,10 @@ public final class ReferenceServer: Sendable {
             idempotency: idempotencyStore,
             intervals: intervalsStore,
             clarity: clarityStore,
-            realtime: realtime
+            realtime: realtime,
+            clarityHealth: clarityHealthStore,
+            bodyFaults: bodyFaults,
+            blobs: blobCatalog
         ).build()
         let upgrade = RealtimeUpgrade(hub: realtime, store: store, auth: auth)
         let http1: HTTPServerBuilder = .http1WebSocketUpgrade(configuration: .init(ws: RealtimeUpgrade.configuration)) { request, channel, _ in

@@ -20,9 +20,12 @@ public enum JSONCoding {
         return decoder
     }
 
-    /// An encoder that writes ISO 8601 dates in UTC with millisecond precision.
+    /// An encoder that writes ISO 8601 dates in UTC with millisecond precision, and object
+    /// keys sorted, so that a value always encodes to the same bytes (a write sent again with
+    /// its idempotency key then matches its first body).
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(date.formatted(withFractions))

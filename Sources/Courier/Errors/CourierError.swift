@@ -103,6 +103,7 @@ extension CourierError {
             case invalidRequest, offline, timedOut, cannotConnect, connectionLost, cancelled
             case transportFailed, tlsFailure, invalidResponse, unauthorized, forbidden, notFound
             case rateLimited, clientError, serverError, decodingFailed, responseTooLarge, queued
+            case fileSystem
         }
 
         private let kind: Kind
@@ -150,6 +151,9 @@ extension CourierError {
         public static let decodingFailed = Code(.decodingFailed)
         /// The body was larger than the allowed maximum.
         public static let responseTooLarge = Code(.responseTooLarge)
+        /// A file of a transfer could not be read or written: missing, not permitted, or the
+        /// disk is full; ``CourierError/underlying`` is the `POSIXError`.
+        public static let fileSystem = Code(.fileSystem)
 
         /// Whether this is a failure to reach the server or to get its full answer.
         public var isTransportFailure: Bool {

@@ -52,6 +52,8 @@ extension CourierError {
             return .init(title: "Saved for later", message: "You're offline. This will be sent when the connection is back.", action: .none)
         case .cancelled:
             return .init(title: "Cancelled", message: "The request was cancelled.", action: .none)
+        case .fileSystem:
+            return .init(title: "Can't save or read the file", message: "Check the free space on this device and try again.", action: .retry)
         case .clientError:
             return .init(
                 title: "Request not accepted",

@@ -15,7 +15,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Also write the results as JSON.")
     var json: String?
 
-    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket); all by default.")
+    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer); all by default.")
     var only: String?
 
     func run() async throws {
@@ -24,7 +24,7 @@ struct BenchCommand: AsyncParsableCommand {
         print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
         var results = BenchResults()
         do {
-            let groups = Set((only ?? "overhead,throughput,retry,auth,cache,queue,websocket").split(separator: ",").map(String.init))
+            let groups = Set((only ?? "overhead,throughput,retry,auth,cache,queue,websocket,transfer").split(separator: ",").map(String.init))
             if groups.contains("overhead") { try await ChainOverheadBenchmark(calls: quick ? 5_000 : 20_000).run(into: &results) }
             if groups.contains("throughput") { try await ThroughputBenchmark(baseURL: url, quick: quick).run(into: &results) }
             if groups.contains("retry") { try await RetryOverheadBenchmark(baseURL: url, total: quick ? 4_000 : 20_000).run(into: &results) }
@@ -35,6 +35,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             if groups.contains("queue") { try await QueueBenchmark(server: server, baseURL: url, quick: quick).run(into: &results) }
             if groups.contains("websocket") { try await WebSocketBenchmark(server: server, baseURL: url, quick: quick).run(into: &results) }
+            if groups.contains("transfer") { try await TransferBenchmark(baseURL: url, quick: quick).run(into: &results) }
         } catch {
             await server.stop()
             throw error

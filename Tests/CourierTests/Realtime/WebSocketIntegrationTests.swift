@@ -57,7 +57,7 @@ struct WebSocketIntegrationTests {
         try await withRunningServer { server, url in
             server.realtime.stopAnsweringPings(connections: 1)
             // Generous enough that a healthy but busy test machine answers in time.
-            let connection = echoConnection(url, heartbeat: .milliseconds(400))
+            let connection = echoConnection(url, heartbeat: .seconds(1))
             var changes = connection.stateChanges().makeAsyncIterator()
             connection.connect()
             var seen: [WebSocketState] = []

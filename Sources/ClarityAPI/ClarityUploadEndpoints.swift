@@ -1,0 +1,64 @@
+public import ClarityCore
+public import Courier
+public import Foundation
+
+/// CLARITY's HealthKit upload (`/api/v1/healthkit_upload`) and health data
+/// (`/api/v1/health-data`) endpoints as typed requests.
+public enum ClarityUploadEndpoints {
+    /// `POST /api/v1/healthkit_upload`: uploads a batch of HealthKit samples, a JSON
+    /// ``ClarityCore/HealthKitUploadRequest``. Answers 202 with the upload's id, `queued`.
+    /// Send it with `APIClient.upload(_:)` to follow its progress.
+    /// - Parameter body: The document: `.json(upload)` from memory, or `try .file(url,
+    ///   contentType: "application/json")` for one written to disk.
+    public static func healthKitUpload(_ body: RequestBody) -> Request<HealthKitUploadResponse> {
+        Request(method: .post, path: "/api/v1/healthkit_upload", body: body, name: "clarity.healthkit.upload")
+    }
+
+    /// `GET /api/v1/healthkit_upload/{uploadId}/status`: how far processing an upload has come.
+    /// - Parameter uploadId: The upload's ``ClarityCore/HealthKitUploadResponse/uploadId``.
+    public static func healthKitUploadStatus(uploadId: String) -> Request<HealthKitUploadStatus> {
+        Request(
+            path: "/api/v1/healthkit_upload/" + RequestTarget.pathSegment(uploadId) + "/status",
+            name: "clarity.healthkit.status"
+        )
+    }
+
+    /// `POST /api/v1/health-data`: stores a batch of metrics. Answers 201 with its processing status.
+    ///
+    /// The request is a queueable write (``Courier/RequestOptions/isQueueable``) carrying an
+    /// idempotency key, sent as `Idempotency-Key`: if it is queued offline and delivered
+    /// later, or retried, the server stores the batch once.
+    /// - Parameters:
+    ///   - upload: The metrics.
+    ///   - idempotencyKey: The key that makes a repeat harmless; a new UUID by default. Reuse
+    ///     the same key when sending the same batch again.
+    public static func submitHealthData(_ upload: HealthDataUpload, idempotencyKey: String = UUID().uuidString) -> Request<HealthDataProcessing> {
+        Request(
+            method: .post,
+            path: "/api/v1/health-data",
+            body: .json(upload),
+            options: RequestOptions(isQueueable: true, idempotencyKey: idempotencyKey),
+            name: "clarity.healthdata.submit"
+        )
+    }
+
+    /// `GET /api/v1/health-data?page&limit&type`: one page of the user's metrics, oldest first.
+    /// - Parameters:
+    ///   - page: The page's number, from 1.
+    ///   - limit: Metrics per page, 1…100.
+    ///   - type: Only metrics of this type; all by default.
+    public static func healthData(page: Int = 1, limit: Int = 50, type: HealthMetricType? = nil) -> Request<HealthDataPage> {
+        var query = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "limit", value: "\(limit)")]
+        if let type { query.append(URLQueryItem(name: "type", value: type.rawValue)) }
+        return Request(path: "/api/v1/health-data", query: query, name: "clarity.healthdata.list")
+    }
+
+    /// `GET /api/v1/health-data/processing/{processingId}`: how processing a batch stands.
+    /// - Parameter processingId: The batch's ``ClarityCore/HealthDataProcessing/processingId``.
+    public static func healthDataProcessing(processingId: String) -> Request<HealthDataProcessing> {
+        Request(
+            path: "/api/v1/health-data/processing/" + RequestTarget.pathSegment(processingId),
+            name: "clarity.healthdata.processing"
+        )
+    }
+}

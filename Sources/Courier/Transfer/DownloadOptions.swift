@@ -1,0 +1,42 @@
+/// How ``APIClient/download(_:to:options:)`` downloads: resumption and what happens to the
+/// partial file.
+public struct DownloadOptions: Sendable, Hashable {
+    /// How many times in a row a broken download is resumed (or started again) without a
+    /// single new byte reaching the file before the download fails. Each attempt that makes
+    /// progress starts the count again, so a long download over a flaky link continues as
+    /// long as it moves. 0 never resumes within a call.
+    public var resumeAttempts: Int
+    /// How long to wait before resuming, on the client's clock.
+    public var resumeDelay: Duration
+    /// Whether a partial file left by an earlier call for the same URL and destination is
+    /// resumed (with `Range` and `If-Range`) rather than fetched again from zero.
+    public var resumesPartialFile: Bool
+    /// Whether the partial file is kept when the download fails or is cancelled, for a later
+    /// call to resume; otherwise it is removed.
+    public var keepsPartialFile: Bool
+    /// Whether the file is flushed to the disk (`fsync`) before it is moved into place, so that
+    /// a power cut cannot leave a destination file with missing bytes. Off by default: the move
+    /// is atomic either way, and flushing a large file costs time.
+    public var synchronizesBeforeMove: Bool
+
+    /// Makes options; every parameter has the default most downloads want.
+    /// - Parameters:
+    ///   - resumeAttempts: Resumptions in a row without progress before failing (3).
+    ///   - resumeDelay: The wait before resuming (250 ms).
+    ///   - resumesPartialFile: Whether an earlier call's partial file is resumed (yes).
+    ///   - keepsPartialFile: Whether the partial file is kept on failure (yes).
+    ///   - synchronizesBeforeMove: Whether to `fsync` before the move (no).
+    public init(
+        resumeAttempts: Int = 3,
+        resumeDelay: Duration = .milliseconds(250),
+        resumesPartialFile: Bool = true,
+        keepsPartialFile: Bool = true,
+        synchronizesBeforeMove: Bool = false
+    ) {
+        self.resumeAttempts = resumeAttempts
+        self.resumeDelay = resumeDelay
+        self.resumesPartialFile = resumesPartialFile
+        self.keepsPartialFile = keepsPartialFile
+        self.synchronizesBeforeMove = synchronizesBeforeMove
+    }
+}
