@@ -8,39 +8,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The `courier` executable built beside this test bundle.
-private func courierExecutable() throws -> URL {
-    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    for candidate in [beside, beside.deletingLastPathComponent()] {
-        let url = candidate.appendingPathComponent("courier")
-        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    throw CourierError(code: .invalidRequest, message: "the courier executable was not found beside \(beside.path); build the package first")
-}
-
-/// Runs `courier queue-child` with arguments; returns the process (already started).
-private func startChild(_ arguments: [String]) throws -> Process {
-    let process = Process()
-    process.executableURL = try courierExecutable()
-    process.arguments = ["queue-child"] + arguments
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    return process
-}
-
-/// Waits for a process to end, at most `limit`; kills it if it does not.
-private func waitForExit(_ process: Process, limit: Duration) async throws -> Int32 {
-    let started = ContinuousClock.now
-    while process.isRunning {
-        guard ContinuousClock.now - started < limit else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CourierError(code: .timedOut, message: "queue-child did not finish in \(limit)")
-        }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return process.terminationStatus
-}
-
 @Suite("The offline queue survives SIGKILL")
 struct OfflineQueueCrashTests {
     @Test func writesQueuedByAProcessKilledMidReplayReachTheServerExactlyOnce() async throws {
@@ -60,13 +27,13 @@ struct OfflineQueueCrashTests {
         let writes = 500
 
         // 1. The server is down: the child queues every write and exits.
-        let enqueue = try startChild(["enqueue", "--count", "\(writes)"] + common)
+        let enqueue = try startCourier(["queue-child", "enqueue", "--count", "\(writes)"] + common)
         #expect(try await waitForExit(enqueue, limit: .seconds(120)) == 0)
 
         // 2. The server is back, slowed down a little; the replaying child is killed midway.
         _ = try await server.start()
         server.faults.inject(.delay(.milliseconds(3)), count: writes * 2, method: "POST", path: "/api/radars")
-        let doomed = try startChild(["replay"] + common)
+        let doomed = try startCourier(["queue-child", "replay"] + common)
         let started = ContinuousClock.now
         while await server.requestCount(method: "POST", path: "/api/radars") < writes / 4, doomed.isRunning,
               ContinuousClock.now - started < .seconds(60) {
@@ -80,7 +47,7 @@ struct OfflineQueueCrashTests {
         #expect(deliveredBeforeKill < writes)
 
         // 3. Restarted, the child finishes the replay.
-        let survivor = try startChild(["replay"] + common)
+        let survivor = try startCourier(["queue-child", "replay"] + common)
         #expect(try await waitForExit(survivor, limit: .seconds(120)) == 0)
 
         let topics = try await radarTopics(prefix: "crash-", server: server, url: try #require(URL(string: url)))

@@ -304,7 +304,7 @@ enum RawHTTPExchange {
         guard descriptor >= 0 else { throw SocketError(operation: "socket", code: errno) }
         defer { close(descriptor) }
 
-        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
