@@ -6,11 +6,14 @@ import Testing
 
 @Suite("Resident memory stays flat during a large download", .timeLimit(.minutes(2)))
 struct DownloadMemoryTests {
-    /// The download's size: large next to the allowed growth, small enough for a debug build.
-    static let size = 200 << 20
-    /// The most the resident set may grow while it runs. It is sampled at every progress
-    /// value; other suites run at the same time in this process, so it leaves them room.
-    static let allowedGrowth = 32 << 20
+    /// The download's size: several times the allowed growth, small enough for a debug build
+    /// that shares the machine with the other suites. `courier bench` measures 512 MB.
+    static let size = 128 << 20
+    /// The most the resident set may grow while it runs: well under the download's size, so
+    /// a body held in memory fails, with room for what the allocator, the in-process server
+    /// and the suites running at the same time do (alone, the growth is 10 to 20 MB, for raw
+    /// AsyncHTTPClient as for Courier, and does not grow with the size).
+    static let allowedGrowth = 48 << 20
 
     @Test(.enabled(if: ResidentMemory.current() != nil, "resident memory is read from /proc on Linux"))
     func aLargeDownloadDoesNotRaiseResidentMemoryByMoreThanAFewMegabytes() async throws {
