@@ -232,6 +232,23 @@ struct DownloadTests {
         }
     }
 
+    @Test func aSymbolicLinkPlantedAtThePartialFilesPlaceIsNeverWrittenThrough() async throws {
+        try await withTemporaryFolder { folder in
+            try await withDownloadClient { client, _, _ in
+                let target = folder.appendingPathComponent("elsewhere.txt")
+                try Data("keep me".utf8).write(to: target)
+                let partial = folder.appendingPathComponent(".planted.bin.courier-partial")
+                try FileManager.default.createSymbolicLink(at: partial, withDestinationURL: target)
+
+                let destination = folder.appendingPathComponent("planted.bin")
+                let result = try await client.download(blob("planted", size: 100_000), to: destination).value()
+                #expect(result.byteCount == 100_000)
+                #expect(try Data(contentsOf: target) == Data("keep me".utf8))
+                #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.type] as? FileAttributeType == .typeRegular)
+            }
+        }
+    }
+
     @Test func cancellingADownloadStopsItAndKeepsThePartialFileForLater() async throws {
         try await withTemporaryFolder { folder in
             try await withDownloadClient { client, _, _ in

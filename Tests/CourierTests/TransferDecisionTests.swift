@@ -70,6 +70,17 @@ struct TransferDecisionTests {
         #expect(DownloadStep.validator(in: [:]) == nil)
     }
 
+    // MARK: - File errors
+
+    @Test func fileErrorsSayWhatWentWrongAndCarryThePOSIXError() {
+        let full = TransferFile.fileError("write to", path: "/data/x", code: ENOSPC)
+        #expect(full.code == .fileSystem)
+        #expect(full.message == "could not write to /data/x: the disk is full (errno \(ENOSPC))")
+        #expect((full.underlying as? POSIXError)?.code == .ENOSPC)
+        #expect(TransferFile.fileError("create", path: "/x", code: EACCES).message.contains("permission denied"))
+        #expect(full.userFacing.title == "Can't save or read the file")
+    }
+
     // MARK: - Progress
 
     @Test func progressIsMonotonicAcrossAnAttemptThatStartsAgainAndEndsAtTheTotal() async {

@@ -14,10 +14,12 @@ public struct DownloadOptions: Sendable, Hashable {
     /// Whether the partial file is kept when the download fails or is cancelled, for a later
     /// call to resume; otherwise it is removed.
     public var keepsPartialFile: Bool
-    /// Whether the file is flushed to the disk (`fsync`) before it is moved into place, so that
-    /// a power cut cannot leave a destination file with missing bytes. Off by default: the move
-    /// is atomic either way, and flushing a large file costs time.
-    public var synchronizesBeforeMove: Bool
+    /// Whether the partial file's record and the finished file are flushed to the disk
+    /// (`fsync`), so that a power cut cannot leave a destination file with missing bytes. Off by
+    /// default: the move is atomic either way, and flushing costs time (on ext4, a flush can
+    /// also write out every other file waiting in the page cache). Without it, a power cut can
+    /// lose the record, and the next call then downloads from zero.
+    public var synchronizesToDisk: Bool
 
     /// Makes options; every parameter has the default most downloads want.
     /// - Parameters:
@@ -25,18 +27,18 @@ public struct DownloadOptions: Sendable, Hashable {
     ///   - resumeDelay: The wait before resuming (250 ms).
     ///   - resumesPartialFile: Whether an earlier call's partial file is resumed (yes).
     ///   - keepsPartialFile: Whether the partial file is kept on failure (yes).
-    ///   - synchronizesBeforeMove: Whether to `fsync` before the move (no).
+    ///   - synchronizesToDisk: Whether to `fsync` the record and the file (no).
     public init(
         resumeAttempts: Int = 3,
         resumeDelay: Duration = .milliseconds(250),
         resumesPartialFile: Bool = true,
         keepsPartialFile: Bool = true,
-        synchronizesBeforeMove: Bool = false
+        synchronizesToDisk: Bool = false
     ) {
         self.resumeAttempts = resumeAttempts
         self.resumeDelay = resumeDelay
         self.resumesPartialFile = resumesPartialFile
         self.keepsPartialFile = keepsPartialFile
-        self.synchronizesBeforeMove = synchronizesBeforeMove
+        self.synchronizesToDisk = synchronizesToDisk
     }
 }

@@ -52,8 +52,16 @@ struct FileDownload: Sendable {
                 failuresInARow = bytesAfter > bytesBefore ? 1 : failuresInARow + 1
                 guard failuresInARow <= options.resumeAttempts else { throw abandon(error) }
                 resume = try partial.resumePoint(source: source)
-                if resume == nil { partial.discard() }
-                try await client.configuration.clock.sleep(for: options.resumeDelay)
+                if resume == nil {
+                    // Bytes without a validator cannot be resumed safely: they are thrown away.
+                    if bytesAfter > 0 { tally.restarts += 1 }
+                    partial.discard()
+                }
+                do {
+                    try await client.configuration.clock.sleep(for: options.resumeDelay)
+                } catch {
+                    throw abandon(error)
+                }
             } catch {
                 throw abandon(error)
             }
@@ -95,7 +103,7 @@ struct FileDownload: Sendable {
             // never sit under the new version's record.
             try file.truncate()
             let validator = DownloadStep.validator(in: response.headerFields)
-            try partial.saveRecord(validator.map { PartialDownload.Record(source: source, validator: $0, totalBytes: total) })
+            try partial.saveRecord(validator.map { PartialDownload.Record(source: source, validator: $0, totalBytes: total) }, synchronize: options.synchronizesToDisk)
             reporter.setTotal(total)
             written = 0
         case .append(let length):
@@ -117,7 +125,7 @@ struct FileDownload: Sendable {
         if let total, written != total {
             throw CourierError(code: .connectionLost, message: "the body ended after \(written) of \(total) bytes")
         }
-        if options.synchronizesBeforeMove { try file.synchronize() }
+        if options.synchronizesToDisk { try file.synchronize() }
         try partial.finish()
         reporter.complete(bytes: written)
         return DownloadResult(fileURL: partial.destination, byteCount: written, response: response, resumes: tally.resumes, restarts: tally.restarts)

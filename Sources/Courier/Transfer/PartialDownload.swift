@@ -61,17 +61,24 @@ struct PartialDownload: Sendable {
     }
 
     /// Writes the record for bytes about to be received, or removes it when the answer has
-    /// no validator (such bytes cannot be resumed safely).
-    func saveRecord(_ record: Record?) throws {
-        guard let record else {
-            TransferFile.remove(recordURL)
-            return
-        }
+    /// no validator (such bytes cannot be resumed safely). The record is written in place,
+    /// owner-only; a torn record (a crash in the middle) does not decode, and the next call
+    /// starts from zero.
+    /// - Parameters:
+    ///   - record: The record, or `nil` to remove it.
+    ///   - synchronize: Whether to flush it to the disk.
+    func saveRecord(_ record: Record?, synchronize: Bool) throws {
+        TransferFile.remove(recordURL)
+        guard let record else { return }
+        let data: Data
         do {
-            try OwnerOnlyFile.save(try JSONEncoder().encode(record), to: recordURL)
+            data = try JSONEncoder().encode(record)
         } catch {
-            throw CourierError(code: .fileSystem, message: "could not save the resume record \(recordURL.path)", underlying: error)
+            throw CourierError(code: .invalidRequest, message: "the resume record could not be encoded", underlying: error)
         }
+        let file = try TransferFile.openForAppending(recordURL)
+        try file.write(data)
+        if synchronize { try file.synchronize() }
     }
 
     /// Moves the partial file onto the destination, then removes the record.

@@ -41,11 +41,12 @@ final class TransferFile {
     }
 
     /// Opens a file to write it, creating it with mode 0600 (owner only) if needed, and
-    /// makes sure an existing file is owner-only too. Writes go to the end of the file.
+    /// makes sure an existing file is owner-only too. Writes go to the end of the file. A
+    /// symbolic link in its place is refused rather than followed.
     /// - Throws: ``CourierError/Code/fileSystem`` when it cannot be opened.
     static func openForAppending(_ url: URL) throws -> TransferFile {
         let path = url.path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw fileError("create", path: path) }
         let file = TransferFile(descriptor: descriptor, path: path)
         guard fchmod(descriptor, 0o600) == 0 else { throw fileError("restrict the permissions of", path: path) }
@@ -128,6 +129,7 @@ final class TransferFile {
         case ENOENT: reason = "no such file or folder"
         case EROFS: reason = "the file system is read-only"
         case EISDIR: reason = "it is a folder"
+        case ELOOP: reason = "it is a symbolic link"
         default: reason = String(cString: strerror(code))
         }
         let underlying: (any Error)? = POSIXErrorCode(rawValue: code).map { POSIXError($0) }

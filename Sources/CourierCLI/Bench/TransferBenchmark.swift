@@ -20,7 +20,7 @@ import Darwin
 /// /debug/upload?digest=none` of the same N-byte file streamed from disk with a
 /// `Content-Length`; Courier with `APIClient.upload(_:)` and `.file(_:)`, raw AsyncHTTPClient
 /// with a stream of buffers read straight from the file. The contenders take turns, round
-/// after round, after a warm-up round. Memory is the growth of the process's peak resident
+/// after round (alternating who goes first), after a warm-up round. Memory is the growth of the process's peak resident
 /// set (`VmHWM`, reset before each transfer) over the resident set before it; the reference
 /// server runs in the same process, so its buffers count too. MB is 2^20 bytes.
 struct TransferBenchmark {
@@ -39,7 +39,7 @@ struct TransferBenchmark {
 
     func run(into results: inout BenchResults) async throws {
         let bytes = quick ? 32 << 20 : 256 << 20
-        let rounds = quick ? 2 : 4
+        let rounds = quick ? 2 : 6
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -83,8 +83,10 @@ struct TransferBenchmark {
         for (_, operation) in contenders { try await operation() }
         var tallies: [String: Tally] = [:]
         let clock = ContinuousClock()
-        for _ in 0..<rounds {
-            for (name, operation) in contenders {
+        for round in 0..<rounds {
+            // Alternate who goes first, so that neither always runs on the other's leftovers
+            // (dirty pages, a warm allocator).
+            for (name, operation) in round.isMultiple(of: 2) ? contenders : contenders.reversed() {
                 let before = ResidentMemory.current() ?? 0
                 ResidentMemory.resetPeak()
                 let started = clock.now

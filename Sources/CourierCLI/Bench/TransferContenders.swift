@@ -56,6 +56,7 @@ struct TransferContenders: Sendable {
         close(descriptor)
         guard rename(partial.path, destination.path) == 0 else { throw Mismatch(description: "rename failed: errno \(errno)") }
         try Self.check(destination, bytes: bytes)
+        try FileManager.default.removeItem(at: destination)
     }
 
     /// Courier: `APIClient.download(_:to:)`.
