@@ -8,12 +8,12 @@ import Testing
 struct DownloadMemoryTests {
     /// The download's size: several times the allowed growth, small enough for a debug build
     /// that shares the machine with the other suites. `courier bench` measures 512 MB.
-    static let size = 128 << 20
-    /// The most the resident set may grow while it runs: well under the download's size, so
-    /// a body held in memory fails, with room for what the allocator, the in-process server
-    /// and the suites running at the same time do (alone, the growth is 10 to 20 MB, for raw
-    /// AsyncHTTPClient as for Courier, and does not grow with the size).
-    static let allowedGrowth = 48 << 20
+    static let size = 96 << 20
+    /// The most the resident set may grow while it runs: a third of the download, so a body
+    /// held in memory fails, with room for what the allocator, the in-process server and the
+    /// suites running at the same time do. Alone, in a debug build, the growth is about 10 MB
+    /// and does not grow with the size; `courier bench` (release) sees 0 to 3 MB for 512 MB.
+    static let allowedGrowth = 32 << 20
 
     @Test(.enabled(if: ResidentMemory.current() != nil, "resident memory is read from /proc on Linux"))
     func aLargeDownloadDoesNotRaiseResidentMemoryByMoreThanAFewMegabytes() async throws {
