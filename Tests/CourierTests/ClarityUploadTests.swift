@@ -57,7 +57,7 @@ private func metrics(_ count: Int, from start: Int = 0) -> [HealthMetric] {
     }
 }
 
-@Suite("CLARITY HealthKit uploads and health data against the reference server", .timeLimit(.minutes(2)))
+@Suite("CLARITY HealthKit uploads and health data against the reference server", .serialized, .timeLimit(.minutes(2)))
 struct ClarityUploadTests {
     @Test func aHealthKitExportOnDiskIsUploadedWithProgressAndQueued() async throws {
         try await withTemporaryFolder { folder in

@@ -41,12 +41,12 @@ private func expectedBytes(_ client: APIClient, _ name: String, size: Int) async
 /// Quick resumption, so the tests do not wait.
 private let quickResume = DownloadOptions(resumeAttempts: 3, resumeDelay: .milliseconds(1))
 
-@Suite("Downloads to a file: progress, atomic move, resumption", .timeLimit(.minutes(2)))
+@Suite("Downloads to a file: progress, atomic move, resumption", .serialized, .timeLimit(.minutes(2)))
 struct DownloadTests {
     @Test func aDownloadReportsMonotonicProgressAndLandsIntact() async throws {
         try await withTemporaryFolder { folder in
             try await withDownloadClient { client, _, _ in
-                let size = 6 << 20
+                let size = 2 << 20
                 let expected = try await expectedBytes(client, "plain", size: size)
                 let destination = folder.appendingPathComponent("plain.bin")
                 let download = client.download(blob("plain", size: size), to: destination)
@@ -77,7 +77,7 @@ struct DownloadTests {
                 try old.write(to: destination)
                 let partial = folder.appendingPathComponent(".report.bin.courier-partial")
 
-                let download = client.download(blob("report", size: 4 << 20), to: destination)
+                let download = client.download(blob("report", size: 2 << 20), to: destination)
                 await gate.waitUntilPaused()
                 // Mid-download: the old file is untouched; the bytes so far are in an owner-only partial file.
                 #expect(try Data(contentsOf: destination) == old)
@@ -87,8 +87,8 @@ struct DownloadTests {
                 gate.open()
 
                 let result = try await download.value()
-                #expect(result.byteCount == 4 << 20)
-                #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int == 4 << 20)
+                #expect(result.byteCount == 2 << 20)
+                #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int == 2 << 20)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.bin"])
             }
         }
@@ -97,9 +97,9 @@ struct DownloadTests {
     @Test func aDroppedConnectionIsResumedWithRangeAndIfRangeAndTheFileMatches() async throws {
         try await withTemporaryFolder { folder in
             try await withDownloadClient { client, server, headers in
-                let size = 8 << 20
+                let size = 3 << 20
                 let expected = try await expectedBytes(client, "resumable", size: size)
-                server.bodyFaults.dropConnection(afterBodyBytes: 3 << 20, path: "/debug/blobs/resumable")
+                server.bodyFaults.dropConnection(afterBodyBytes: 1 << 20, path: "/debug/blobs/resumable")
                 let firstAttempt = headers.requests.count
 
                 let destination = folder.appendingPathComponent("resumable.bin")
@@ -118,7 +118,7 @@ struct DownloadTests {
                 let range = try #require(attempts[1][.range])
                 let offset = try #require(Int(range.dropFirst("bytes=".count).dropLast()))
                 #expect(range.hasPrefix("bytes=") && range.hasSuffix("-"))
-                #expect(offset > 0 && offset <= 3 << 20, "resumed from the bytes on disk")
+                #expect(offset > 0 && offset <= 1 << 20, "resumed from the bytes on disk")
                 #expect(attempts[1][.ifRange]?.hasPrefix("\"blob-") == true, "If-Range carries the first answer's strong ETag")
                 #expect(server.bodyFaults.remaining(path: "/debug/blobs/resumable") == 0)
             }
@@ -128,9 +128,9 @@ struct DownloadTests {
     @Test func aPartialFileLeftByAFailedCallIsResumedByTheNextCall() async throws {
         try await withTemporaryFolder { folder in
             try await withDownloadClient { client, server, _ in
-                let size = 4 << 20
+                let size = 2 << 20
                 let expected = try await expectedBytes(client, "later", size: size)
-                server.bodyFaults.dropConnection(afterBodyBytes: 1 << 20, path: "/debug/blobs/later")
+                server.bodyFaults.dropConnection(afterBodyBytes: 512 << 10, path: "/debug/blobs/later")
                 let destination = folder.appendingPathComponent("later.bin")
 
                 let failed = await client.download(blob("later", size: size), to: destination, options: DownloadOptions(resumeAttempts: 0)).result()
@@ -142,7 +142,7 @@ struct DownloadTests {
                 #expect(!FileManager.default.fileExists(atPath: destination.path))
                 let partial = folder.appendingPathComponent(".later.bin.courier-partial")
                 let kept = try #require(try FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int)
-                #expect(kept > 0 && kept <= 1 << 20)
+                #expect(kept > 0 && kept <= 512 << 10)
 
                 let result = try await client.download(blob("later", size: size), to: destination, options: quickResume).value()
                 #expect(result.resumes == 1)
@@ -156,8 +156,8 @@ struct DownloadTests {
     @Test func aResourceThatChangedMeanwhileIsDownloadedAgainFromZero() async throws {
         try await withTemporaryFolder { folder in
             try await withDownloadClient { client, server, headers in
-                let size = 4 << 20
-                server.bodyFaults.dropConnection(afterBodyBytes: 1 << 20, path: "/debug/blobs/edited")
+                let size = 2 << 20
+                server.bodyFaults.dropConnection(afterBodyBytes: 512 << 10, path: "/debug/blobs/edited")
                 let destination = folder.appendingPathComponent("edited.bin")
                 let cut = await client.download(blob("edited", size: size), to: destination, options: DownloadOptions(resumeAttempts: 0)).result()
                 #expect((try? cut.get()) == nil, "the first call is cut short and leaves a partial file")
@@ -183,12 +183,12 @@ struct DownloadTests {
     @Test func aPartialFileThatIsAlreadyCompleteIsMovedIntoPlaceOnA416() async throws {
         try await withTemporaryFolder { folder in
             try await withDownloadClient { client, server, _ in
-                let size = 2 << 20
+                let size = 1 << 20
                 let content = try await expectedBytes(client, "whole", size: size)
                 let destination = folder.appendingPathComponent("whole.bin")
                 // A first call leaves a partial file and its record; then the file is completed
                 // by hand, as if the last bytes had reached the disk just before a crash.
-                server.bodyFaults.dropConnection(afterBodyBytes: 1 << 20, path: "/debug/blobs/whole")
+                server.bodyFaults.dropConnection(afterBodyBytes: 256 << 10, path: "/debug/blobs/whole")
                 _ = await client.download(blob("whole", size: size), to: destination, options: DownloadOptions(resumeAttempts: 0)).result()
                 try content.write(to: folder.appendingPathComponent(".whole.bin.courier-partial"))
 

@@ -10,7 +10,7 @@ private func fixture(_ fields: HTTPFields = [:], name: String = "fixture") -> Re
     Request(path: "/debug/blobs/\(name)", query: [URLQueryItem(name: "size", value: "1000")], headers: fields)
 }
 
-@Suite("The reference server's blobs, ranges, upload sinks and body cuts", .timeLimit(.minutes(1)))
+@Suite("The reference server's blobs, ranges, upload sinks and body cuts", .serialized, .timeLimit(.minutes(1)))
 struct ReferenceServerTransferTests {
     @Test func aBlobCarriesValidatorsAndAcceptRanges() async throws {
         try await withClient(.asyncHTTPClient) { client, _ in

@@ -23,11 +23,11 @@ private struct FormSummary: Decodable, Sendable {
     let parts: [Part]
 }
 
-@Suite("Uploads with progress, against the reference server", .timeLimit(.minutes(2)))
+@Suite("Uploads with progress, against the reference server", .serialized, .timeLimit(.minutes(2)))
 struct UploadTests {
     @Test func anUploadFromMemoryReportsMonotonicProgressToItsTotal() async throws {
         try await withClient(.asyncHTTPClient) { client, _ in
-            let payload = patternBytes(3 << 20)
+            let payload = patternBytes(1 << 20)
             let upload = client.upload(Request<Received>(method: .post, path: "/debug/upload", body: .data(payload)))
             let log = collectProgress(of: upload)
             let received = try await upload.value().value
@@ -44,7 +44,7 @@ struct UploadTests {
     @Test func aFileIsStreamedWithItsLengthAndArrivesIntact() async throws {
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("export.bin")
-            let content = patternBytes(5 << 20, seed: 3)
+            let content = patternBytes(2 << 20, seed: 3)
             try content.write(to: file)
             try await withClient(.asyncHTTPClient) { client, _ in
                 let upload = client.upload(Request<Received>(method: .put, path: "/debug/upload", body: try .file(file)))
@@ -66,7 +66,7 @@ struct UploadTests {
     @Test func aRetriedFileUploadIsSentAgainWholeAndProgressStillOnlyGoesUp() async throws {
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("retry.bin")
-            let content = patternBytes(1 << 20, seed: 9)
+            let content = patternBytes(512 << 10, seed: 9)
             try content.write(to: file)
             try await withRunningServer { server, url in
                 server.faults.inject(.status(503), count: 1, method: "POST", path: "/debug/upload")
@@ -91,7 +91,7 @@ struct UploadTests {
     @Test func aMultipartFormWithAFileRoundTripsPartByPart() async throws {
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("night-2026-11-21.bin")
-            let content = patternBytes(2 << 20, seed: 5)
+            let content = patternBytes(1 << 20, seed: 5)
             try content.write(to: file)
             var form = MultipartFormData()
             form.append("night of 21 November", name: "label")

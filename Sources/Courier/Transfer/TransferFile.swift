@@ -97,11 +97,6 @@ final class TransferFile {
         if failed { throw Self.fileError("write to", path: path) }
     }
 
-    /// Empties the file.
-    func truncate() throws {
-        guard ftruncate(descriptor, 0) == 0 else { throw Self.fileError("truncate", path: path) }
-    }
-
     /// Flushes the file's bytes to the disk.
     func synchronize() throws {
         guard fsync(descriptor) == 0 else { throw Self.fileError("flush", path: path) }

@@ -22,7 +22,8 @@ import Darwin
 /// with a stream of buffers read straight from the file. The contenders take turns, round
 /// after round (alternating who goes first), after a warm-up round. Memory is the growth of the process's peak resident
 /// set (`VmHWM`, reset before each transfer) over the resident set before it; the reference
-/// server runs in the same process, so its buffers count too. MB is 2^20 bytes.
+/// server runs in the same process, so its buffers count too, as its work counts in the CPU
+/// time (user and system) reported beside each wall time. MB is 2^20 bytes.
 struct TransferBenchmark {
     let baseURL: URL
     let quick: Bool
@@ -33,6 +34,7 @@ struct TransferBenchmark {
     private struct Tally {
         var transfers = 0
         var seconds = 0.0
+        var cpuSeconds = 0.0
         var peakGrowth = 0
         var peak = 0
     }
@@ -90,12 +92,15 @@ struct TransferBenchmark {
                 let before = ResidentMemory.current() ?? 0
                 ResidentMemory.resetPeak()
                 let started = clock.now
+                let cpuStarted = Self.processCPUSeconds()
                 try await operation()
                 let elapsed = clock.now - started
+                let cpu = Self.processCPUSeconds() - cpuStarted
                 let peak = ResidentMemory.peak() ?? before
                 var tally = tallies[name, default: Tally()]
                 tally.transfers += 1
                 tally.seconds += LatencySamples.seconds(elapsed)
+                tally.cpuSeconds += cpu
                 tally.peakGrowth = max(tally.peakGrowth, peak - before)
                 tally.peak = max(tally.peak, peak)
                 tallies[name] = tally
@@ -113,10 +118,12 @@ struct TransferBenchmark {
             results.set("\(prefix).mb_per_s", Self.round1(rate(tally)))
             results.set("\(prefix).transfers", tally.transfers)
             results.set("\(prefix).seconds", Self.round3(tally.seconds))
+            results.set("\(prefix).cpu_seconds", Self.round3(tally.cpuSeconds))
             results.set("\(prefix).peak_rss_growth_mb", Self.megabytes(tally.peakGrowth))
             print(String(
-                format: "  %@ %-8@ %8.1f MB/s   %d transfers in %.2f s   peak RSS +%.1f MB",
-                kind as NSString, name as NSString, rate(tally), tally.transfers, tally.seconds, Double(tally.peakGrowth) / Double(1 << 20)
+                format: "  %@ %-8@ %8.1f MB/s   %d transfers in %.2f s (CPU %.2f s)   peak RSS +%.1f MB",
+                kind as NSString, name as NSString, rate(tally), tally.transfers, tally.seconds, tally.cpuSeconds,
+                Double(tally.peakGrowth) / Double(1 << 20)
             ))
         }
         guard let courier = tallies["courier"], let raw = tallies["raw_ahc"], rate(raw) > 0 else { return }
@@ -152,6 +159,13 @@ struct TransferBenchmark {
         defer { try? handle.close() }
         let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
         for _ in 0..<(bytes >> 20) { try handle.write(contentsOf: block) }
+    }
+
+    /// The CPU time the whole process (client, server and kernel work on their behalf) has used.
+    private static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private static func megabytes(_ bytes: Int) -> Double {

@@ -69,7 +69,7 @@ struct TransferContenders: Sendable {
         let destination = folder.appendingPathComponent("courier-download.bin")
         let request = Request<Data>(path: "/debug/blobs/bench", query: [URLQueryItem(name: "size", value: "\(bytes)")])
         let result = try await client.download(request, to: destination).value()
-        guard result.byteCount == Int64(bytes) else { throw Mismatch(description: "courier downloaded \(result.byteCount) bytes") }
+        guard result.byteCount == Int64(bytes), result.resumes == 0 else { throw Mismatch(description: "courier downloaded \(result.byteCount) bytes, resumed \(result.resumes) times") }
         try Self.check(destination, bytes: bytes)
         try FileManager.default.removeItem(at: destination)
     }
