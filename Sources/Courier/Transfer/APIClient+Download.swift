@@ -6,7 +6,8 @@ extension APIClient {
     /// The body is written chunk by chunk to a hidden partial file next to `destination`
     /// (owner-only), so memory stays flat whatever the size; when the last byte is written,
     /// the file is moved onto `destination` in one atomic step, replacing any file there. The
-    /// destination never holds part of a download.
+    /// destination never holds part of a download, and it keeps the partial file's owner-only
+    /// permissions (0600): widen them if others must read it.
     ///
     /// When the connection breaks, the download continues from the bytes on disk with
     /// `Range: bytes=N-` and `If-Range` (the first answer's strong ETag, or its
