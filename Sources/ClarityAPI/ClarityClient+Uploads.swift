@@ -50,14 +50,10 @@ extension ClarityClient {
     /// - Parameters:
     ///   - pageSize: Metrics per page, 1…100.
     ///   - type: Only metrics of this type; all by default.
-    public func healthData(pageSize: Int = 50, type: HealthMetricType? = nil) -> Pages<HealthDataPage> {
-        Pages(
-            first: ClarityUploadEndpoints.healthData(page: 1, limit: pageSize, type: type),
-            send: { [client] in try await client.value(for: $0) },
-            next: { page, _ in
-                page.meta.hasNextPage ? ClarityUploadEndpoints.healthData(page: page.meta.currentPage + 1, limit: pageSize, type: type) : nil
-            }
-        )
+    public func healthData(pageSize: Int = 50, type: HealthMetricType? = nil) -> Pages<PaginatedResponse<HealthMetric>> {
+        Pages.pageMeta(client: client) { page in
+            ClarityUploadEndpoints.healthData(page: page, limit: pageSize, type: type)
+        }
     }
 
     /// How processing a batch of metrics stands.

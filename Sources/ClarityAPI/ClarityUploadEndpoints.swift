@@ -42,12 +42,13 @@ public enum ClarityUploadEndpoints {
         )
     }
 
-    /// `GET /api/v1/health-data?page&limit&type`: one page of the user's metrics, oldest first.
+    /// `GET /api/v1/health-data?page&limit&type`: one page of the user's metrics, oldest first,
+    /// in the `{"data": [...], "meta": {...}}` shape.
     /// - Parameters:
     ///   - page: The page's number, from 1.
     ///   - limit: Metrics per page, 1…100.
     ///   - type: Only metrics of this type; all by default.
-    public static func healthData(page: Int = 1, limit: Int = 50, type: HealthMetricType? = nil) -> Request<HealthDataPage> {
+    public static func healthData(page: Int = 1, limit: Int = 50, type: HealthMetricType? = nil) -> Request<PaginatedResponse<HealthMetric>> {
         var query = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "limit", value: "\(limit)")]
         if let type { query.append(URLQueryItem(name: "type", value: type.rawValue)) }
         return Request(path: "/api/v1/health-data", query: query, name: "clarity.healthdata.list")

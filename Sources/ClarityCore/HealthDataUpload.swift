@@ -65,38 +65,3 @@ public enum HealthDataProcessingState: String, Codable, Sendable, Hashable {
     /// Could not be processed.
     case failed
 }
-
-/// One page of the user's metrics (`GET /api/v1/health-data?page&limit`), in the
-/// `{"data": [...], "meta": {...}}` shape.
-public struct HealthDataPage: Codable, Sendable, Hashable {
-    /// Where the page stands among all pages.
-    public struct Meta: Codable, Sendable, Hashable {
-        /// The page's number, from 1.
-        public var currentPage: Int
-        /// How many pages there are.
-        public var totalPages: Int
-        /// How many metrics there are in all.
-        public var totalCount: Int
-        /// Whether another page follows.
-        public var hasNextPage: Bool
-
-        /// Makes page information.
-        public init(currentPage: Int, totalPages: Int, totalCount: Int, hasNextPage: Bool) {
-            self.currentPage = currentPage
-            self.totalPages = totalPages
-            self.totalCount = totalCount
-            self.hasNextPage = hasNextPage
-        }
-    }
-
-    /// The metrics on this page, oldest first.
-    public var data: [HealthMetric]
-    /// Where the page stands.
-    public var meta: Meta
-
-    /// Makes a page.
-    public init(data: [HealthMetric], meta: Meta) {
-        self.data = data
-        self.meta = meta
-    }
-}

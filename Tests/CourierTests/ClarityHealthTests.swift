@@ -7,7 +7,7 @@ import ReferenceServer
 import Testing
 
 /// A signed-in CLARITY client with a memory cache, on a reference server.
-private func withClarity(
+func withClarity(
     _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
     _ body: (ClarityClient, ClarityUser, ReferenceServer) async throws -> Void
 ) async throws {

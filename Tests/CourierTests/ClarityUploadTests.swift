@@ -1,27 +1,8 @@
 import ClarityAPI
 import ClarityCore
 import Courier
-import CourierAsyncHTTPClient
 import Foundation
-import ReferenceServer
 import Testing
-
-/// A signed-in CLARITY client on a reference server.
-private func withClarity(_ body: (ClarityClient, ClarityUser, ReferenceServer) async throws -> Void) async throws {
-    let configuration = ReferenceServerConfiguration()
-    try await withRunningServer(configuration) { server, url in
-        let transport = AsyncHTTPClientTransport()
-        let clarity = ClarityClient(baseURL: url, transport: transport)
-        do {
-            let user = try await clarity.signIn(email: configuration.demoEmail, password: configuration.demoPassword)
-            try await body(clarity, user, server)
-            try await transport.shutdown()
-        } catch {
-            try? await transport.shutdown()
-            throw error
-        }
-    }
-}
 
 /// A night of heart-rate samples, one a minute, and a few sleep-stage samples.
 private func aNightOfSamples(userId: String, minutes: Int = 480) -> HealthKitUploadRequest {
@@ -139,7 +120,7 @@ struct ClarityUploadTests {
         try await withClarity { clarity, _, _ in
             _ = try await clarity.submitHealthData(HealthDataUpload(metrics: metrics(70), clientTimestamp: Date()))
             _ = try await clarity.submitHealthData(HealthDataUpload(metrics: metrics(50, from: 70), clientTimestamp: Date()))
-            var pages: [HealthDataPage] = []
+            var pages: [PaginatedResponse<HealthMetric>] = []
             for try await page in clarity.healthData(pageSize: 50) { pages.append(page) }
 
             #expect(pages.map(\.data.count) == [50, 50, 20])

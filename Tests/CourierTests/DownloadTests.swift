@@ -249,6 +249,20 @@ struct DownloadTests {
         }
     }
 
+    @Test func cancellingTheTaskThatAwaitsTheValueCancelsTheTransfer() async throws {
+        try await withTemporaryFolder { folder in
+            try await withDownloadClient { client, _, _ in
+                let download = client.download(blob("awaited", size: 512 << 20), to: folder.appendingPathComponent("awaited.bin"))
+                let waiter = Task { try await download.value() }
+                for await step in download.progress where step.completedBytes > 0 { break }
+                waiter.cancel()
+                let error = await courierError { _ = try await waiter.value }
+                #expect(error?.code == .cancelled)
+                #expect(download.isCancelled)
+            }
+        }
+    }
+
     @Test func cancellingADownloadStopsItAndKeepsThePartialFileForLater() async throws {
         try await withTemporaryFolder { folder in
             try await withDownloadClient { client, _, _ in

@@ -87,12 +87,26 @@ actor ClarityHealthStore {
         return processing
     }
 
+    /// A page of metrics in the `{"data": [...], "meta": {...}}` shape clients read with
+    /// Courier's `PaginatedResponse`.
+    struct MetricPage: Encodable, Sendable {
+        struct Meta: Encodable, Sendable {
+            let currentPage: Int
+            let totalPages: Int
+            let totalCount: Int
+            let hasNextPage: Bool
+        }
+
+        let data: [HealthMetric]
+        let meta: Meta
+    }
+
     /// A page of the user's metrics, oldest first, optionally of one type.
-    func metrics(ownerId: String, type: HealthMetricType?, page: Int, limit: Int) -> HealthDataPage {
+    func metrics(ownerId: String, type: HealthMetricType?, page: Int, limit: Int) -> MetricPage {
         let all = (metricsByUser[ownerId] ?? []).filter { type == nil || $0.type == type }
         let pages = max(1, (all.count + limit - 1) / limit)
         let items = all.dropFirst((page - 1) * limit).prefix(limit)
-        return HealthDataPage(
+        return MetricPage(
             data: Array(items),
             meta: .init(currentPage: page, totalPages: pages, totalCount: all.count, hasNextPage: page < pages)
         )
