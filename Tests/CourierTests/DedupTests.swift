@@ -77,6 +77,22 @@ struct DedupTests {
         #expect(transport.callCount == 3)
     }
 
+    @Test func headersSetInAnotherOrderStillShareButOtherValuesDoNot() async throws {
+        let transport = GatedTransport()
+        let client = APIClient(baseURL: base, transport: transport)
+        let first = Request<Number>(path: "/n", headers: [.accept: "application/json", .acceptLanguage: "fr"])
+        let reordered = Request<Number>(path: "/n", headers: [.acceptLanguage: "fr", .accept: "application/json"])
+        let otherLanguage = Request<Number>(path: "/n", headers: [.accept: "application/json", .acceptLanguage: "de"])
+        async let a = client.value(for: first)
+        async let b = client.value(for: reordered)
+        async let c = client.value(for: otherLanguage)
+        await waitUntil { transport.callCount == 2 }
+        try await Task.sleep(for: .milliseconds(50))
+        transport.release()
+        _ = try await (a, b, c)
+        #expect(transport.callCount == 2)
+    }
+
     @Test func cancellingFollowersLeavesTheCallAndTheOtherWaitersAlone() async throws {
         let transport = GatedTransport()
         let client = APIClient(baseURL: base, transport: transport)

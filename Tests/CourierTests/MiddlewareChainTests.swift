@@ -100,6 +100,16 @@ struct MiddlewareChainTests {
         #expect(sent.headerFields[.requestID]?.count == 16)
     }
 
+    @Test func requestIDsAreSixteenLowercaseBase32CharactersAndDoNotRepeat() {
+        let ids = (0..<10_000).map { _ in RequestContext.makeRequestID() }
+        #expect(Set(ids).count == ids.count)
+        let alphabet = Set("0123456789abcdefghijklmnopqrstuv")
+        #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(alphabet.contains) })
+        // The first four characters are the process's prefix; the rest vary from id to id.
+        #expect(Set(ids.map { $0.prefix(4) }).count == 1)
+        #expect(Set(ids.map { $0.dropFirst(4).prefix(1) }).count > 1)
+    }
+
     @Test func jsonBodyIsEncodedWithContentTypeAndIdempotencyKeyIsSent() async throws {
         struct Note: Codable, Sendable, Equatable { var text: String; var at: Date }
         let transport = MockTransport(always: .status(.noContent))

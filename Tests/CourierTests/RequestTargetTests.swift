@@ -38,6 +38,17 @@ struct RequestTargetTests {
         #expect(target.pathAndQuery == "/v1/files/my%20file/caf%C3%A9%2Fx")
     }
 
+    @Test func textThatNeedsNoEscapingIsKeptAsWritten() throws {
+        let target = try RequestTarget.make(
+            baseURL: base,
+            path: "/a-b_c.d~e/!$&'()*+,;=:@",
+            query: [URLQueryItem(name: "q", value: "plain-text_1.2~3")]
+        )
+        #expect(target.pathAndQuery == "/v1/a-b_c.d~e/!$&'()*+,;=:@?q=plain-text_1.2~3")
+        #expect(RequestTarget.pathSegment("a/b c") == "a%2Fb%20c")
+        #expect(RequestTarget.pathSegment("plain") == "plain")
+    }
+
     @Test func fragmentIsRejectedLoudly() {
         #expect(throws: CourierError.self) {
             try RequestTarget.make(baseURL: base, path: "/page#top", query: [])

@@ -59,7 +59,8 @@ public struct HTTPBody: AsyncSequence, Sendable {
     }
 
     private let source: Source
-    private let consumed: Consumption
+    /// Tracks whether a single-use body was iterated; `nil` for replayable bodies.
+    private let consumed: Consumption?
 
     /// The body's length, when known.
     public let length: Length
@@ -73,7 +74,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         self.source = .buffer(data)
         self.length = .known(Int64(data.count))
         self.iterationBehavior = .multiple
-        self.consumed = Consumption()
+        self.consumed = nil
     }
 
     /// A body of UTF-8 text held in memory.
@@ -92,10 +93,10 @@ public struct HTTPBody: AsyncSequence, Sendable {
         length: Length = .unknown,
         iterationBehavior: IterationBehavior = .single
     ) where Chunks.Element == Data {
-        self.source = .sequence { ErasedIterator(sequence.makeAsyncIterator()) }
+        self.source = .sequence { ConcreteIterator(sequence.makeAsyncIterator()) }
         self.length = length
         self.iterationBehavior = iterationBehavior
-        self.consumed = Consumption()
+        self.consumed = iterationBehavior == .single ? Consumption() : nil
     }
 
     /// The bytes, when the body is held in memory; `nil` for streamed bodies.
@@ -113,8 +114,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     ///
     /// For a single-use body, the second iterator throws ``AlreadyConsumedError`` on first use.
     public func makeAsyncIterator() -> Iterator {
-        let firstUse = consumed.markUsed()
-        if iterationBehavior == .single && !firstUse {
+        if let consumed, !consumed.markUsed() {
             return Iterator(state: .failed(AlreadyConsumedError()))
         }
         switch source {
@@ -214,17 +214,23 @@ private final class Consumption: Sendable {
 /// Type-erases an async iterator behind a class so ``HTTPBody/Iterator`` stays a value.
 ///
 /// An iterator is used by one task at a time, as `AsyncIteratorProtocol` requires; the
-/// class is not `Sendable` and never crosses tasks.
-fileprivate final class ErasedIterator {
-    private let nextChunk: () async throws -> Data?
+/// class is not `Sendable` and never crosses tasks. ``ConcreteIterator`` is the one subclass.
+fileprivate class ErasedIterator {
+    func next() async throws -> Data? {
+        fatalError("ErasedIterator is abstract; ConcreteIterator overrides next()")
+    }
+}
 
-    init<I: AsyncIteratorProtocol>(_ iterator: I) where I.Element == Data {
-        var iterator = iterator
-        self.nextChunk = { try await iterator.next() }
+/// The iterator of one kind of chunk sequence, held in place (one allocation per iteration).
+fileprivate final class ConcreteIterator<Base: AsyncIteratorProtocol>: ErasedIterator where Base.Element == Data {
+    private var base: Base
+
+    init(_ base: Base) {
+        self.base = base
     }
 
-    func next() async throws -> Data? {
-        try await nextChunk()
+    override func next() async throws -> Data? {
+        try await base.next()
     }
 }
 

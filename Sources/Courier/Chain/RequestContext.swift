@@ -70,20 +70,51 @@ public struct RequestContext: Sendable {
         }
     }
 
-    /// Makes a random 16-character request id.
+    /// Makes a random-looking 16-character request id, unique within the process.
+    ///
+    /// The ids come from a SplitMix64 sequence seeded once from the system's random source,
+    /// so making one costs no system call.
     public static func makeRequestID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bits = generator.next() as UInt64
-        var characters = [UInt8](repeating: 0, count: 16)
-        for index in 0..<16 {
-            characters[index] = alphabet[Int(bits & 31)]
-            bits >>= 5
-            if index == 11 { bits = generator.next() }
-        }
-        return String(decoding: characters, as: UTF8.self)
+        requestIDs.next()
     }
 
-    private static let alphabet = Array("0123456789abcdefghijklmnopqrstuv".utf8)
+    private static let requestIDs = RequestIDSequence()
+}
+
+/// The process's request ids: a SplitMix64 sequence whose seed and prefix come from the
+/// system's random source once. `Sendable` through the `Atomic` that holds its state.
+private final class RequestIDSequence: Sendable {
+    private static let alphabet: [UInt8] = Array("0123456789abcdefghijklmnopqrstuv".utf8)
+    private let state: Atomic<UInt64>
+    /// 20 random bits that start every id of this process: ids of two processes differ.
+    private let prefix: UInt64
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        state = Atomic(generator.next())
+        prefix = generator.next() & 0xFFFFF
+    }
+
+    func next() -> String {
+        // SplitMix64: the state advances by the golden-ratio increment, and the output is
+        // a bijective mix of it, so ids repeat only after 2^64 calls.
+        var z = state.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            var prefixBits = prefix
+            for index in 0..<4 {
+                buffer[index] = Self.alphabet[Int(prefixBits & 31)]
+                prefixBits >>= 5
+            }
+            for index in 4..<16 {
+                buffer[index] = Self.alphabet[Int(z & 31)]
+                z >>= 5
+            }
+            return 16
+        }
+    }
 }
 
 /// Counters for one call, shared by all its attempts.

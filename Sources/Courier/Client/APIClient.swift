@@ -23,6 +23,8 @@ public final class APIClient: Sendable {
     public let transport: any Transport
     private let chain: MiddlewareChain
     private let base: RequestTarget.Base
+    /// Whether deadlines are on the system clock, so that transports may be handed them.
+    private let clockIsSystemClock: Bool
 
     /// Makes a client.
     /// - Parameters:
@@ -32,6 +34,7 @@ public final class APIClient: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.base = RequestTarget.Base(configuration.baseURL)
+        self.clockIsSystemClock = configuration.clock is SystemClock
         var stages: [any Middleware] = []
         if configuration.deduplicatesRequests { stages.append(DedupStage(auth: configuration.auth)) }
         if let cache = configuration.cache {
@@ -276,7 +279,7 @@ public final class APIClient: Sendable {
         var context = RequestContext(endpoint: request.endpointName, options: options, deadline: deadline)
         // A deadline on an injected clock (a test's manual clock) means nothing to a socket:
         // only the system clock's deadline is handed to the transport.
-        context.transportDeadline = configuration.clock is SystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil
+        context.transportDeadline = clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil
         return PreparedCall(request: httpRequest, body: body, context: context)
     }
 

@@ -13,8 +13,29 @@ import HTTPTypes
 struct DedupStage: EscapingNextStage {
     struct Key: Hashable, Sendable {
         let url: String
-        let fields: [String]
+        let fields: [Field]
         let user: String
+    }
+
+    /// A header field of a key: its canonical name and its value.
+    struct Field: Hashable, Sendable, Comparable {
+        let name: String
+        let value: String
+
+        static func < (lhs: Field, rhs: Field) -> Bool {
+            (lhs.name, lhs.value) < (rhs.name, rhs.value)
+        }
+    }
+
+    /// The request's fields but its id, sorted, so the order they were set in does not matter.
+    static func fields(of request: HTTPRequest) -> [Field] {
+        var fields: [Field] = []
+        fields.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields where field.name != .requestID {
+            fields.append(Field(name: field.name.canonicalName, value: field.value))
+        }
+        fields.sort()
+        return fields
     }
 
     let calls = InFlightCalls<Key>()
@@ -34,7 +55,7 @@ struct DedupStage: EscapingNextStage {
         let context = known
         let key = Key(
             url: CacheStage.url(of: request),
-            fields: request.headerFields.filter { $0.name != .requestID }.map { "\($0.name.canonicalName): \($0.value)" }.sorted(),
+            fields: Self.fields(of: request),
             user: context.userPartition ?? ""
         )
         let limit = context.options.maxResponseBytes ?? Int.max

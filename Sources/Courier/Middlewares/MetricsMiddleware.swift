@@ -33,21 +33,31 @@ public struct MetricsMiddleware: Middleware {
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let started = ContinuousClock.now
-        let dimensions = [("endpoint", context.endpoint), ("method", request.method.rawValue)]
         do {
             let result = try await next(request, body, context)
-            record(outcome: "\(result.0.status.code / 100)xx", dimensions: dimensions, since: started)
+            record(outcome: Self.statusClass(result.0.status.code), request: request, context: context, since: started)
             return result
         } catch {
             let outcome = (error as? CourierError)?.code.description ?? "error"
-            record(outcome: outcome, dimensions: dimensions, since: started)
+            record(outcome: outcome, request: request, context: context, since: started)
             throw error
         }
     }
 
-    private func record(outcome: String, dimensions: [(String, String)], since started: ContinuousClock.Instant) {
+    private static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
+
+    /// `2xx` and its siblings, without formatting a string per call.
+    private static func statusClass(_ code: Int) -> String {
+        let index = code / 100 - 1
+        return statusClasses.indices.contains(index) ? statusClasses[index] : "\(code / 100)xx"
+    }
+
+    private func record(outcome: String, request: HTTPRequest, context: RequestContext, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
-        let (counter, timer) = handles.handles(endpoint: dimensions[0].1, method: dimensions[1].1, outcome: outcome) {
+        let endpoint = context.endpoint
+        let method = request.method.rawValue
+        let (counter, timer) = handles.handles(endpoint: endpoint, method: method, outcome: outcome) {
+            let dimensions = [("endpoint", endpoint), ("method", method)]
             if let factory {
                 return (Counter(label: Self.counterLabel, dimensions: dimensions + [("outcome", outcome)], factory: factory),
                         Timer(label: Self.timerLabel, dimensions: dimensions, factory: factory))

@@ -1,24 +1,24 @@
 /// Percent-encoding by RFC 3986, for request targets.
+///
+/// Text that needs no escaping (the common case) is returned as it is, without copying.
 enum PercentEncoding {
-    private static let unreserved: Set<UInt8> = Set(
-        Array(UInt8(ascii: "a")...UInt8(ascii: "z")) + Array(UInt8(ascii: "A")...UInt8(ascii: "Z"))
-            + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + "-._~".utf8
-    )
-    private static let subDelimiters: Set<UInt8> = Set("!$&'()*+,;=".utf8)
+    private static let unreserved = ByteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    private static let subDelimiters = ByteSet("!$&'()*+,;=")
 
     /// Characters that stand for themselves in a path: `pchar` and `/`.
-    static let pathCharacters: Set<UInt8> = unreserved.union(subDelimiters).union(":@/".utf8)
+    static let pathCharacters = unreserved.union(subDelimiters).union(ByteSet(":@/"))
 
     /// Characters that stand for themselves in a query written by hand: `pchar`, `/` and `?`.
-    static let queryCharacters: Set<UInt8> = pathCharacters.union("?".utf8)
+    static let queryCharacters = pathCharacters.union(ByteSet("?"))
 
     /// Characters left as they are in a query item's name or value: everything else,
     /// `&`, `=`, `+` and space included, is escaped so the item means exactly what was given.
-    private static let componentCharacters: Set<UInt8> = unreserved.union("!$'()*,;:@/?".utf8)
+    private static let componentCharacters = unreserved.union(ByteSet("!$'()*,;:@/?"))
 
     /// Encodes the bytes of `text` that `allowed` does not contain, keeping valid `%XX` escapes.
     /// - Throws: ``CourierError/Code/invalidRequest`` for a `%` that does not start an escape.
-    static func encode(_ text: String, allowing allowed: Set<UInt8>, what: String) throws -> String {
+    static func encode(_ text: String, allowing allowed: ByteSet, what: String) throws -> String {
+        if text.utf8.allSatisfy({ allowed.contains($0) }) { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -46,17 +46,18 @@ enum PercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Encodes a query item's name or value so that it stands for itself alone.
+    /// Encodes a query item's name or value.
     static func encodeComponent(_ text: String) -> String {
         escape(text, keeping: componentCharacters)
     }
 
-    /// Encodes one path segment: only unreserved characters stand for themselves.
+    /// Encodes one path segment: everything but unreserved characters, `/` included.
     static func encodeSegment(_ text: String) -> String {
         escape(text, keeping: unreserved)
     }
 
-    private static func escape(_ text: String, keeping kept: Set<UInt8>) -> String {
+    private static func escape(_ text: String, keeping kept: ByteSet) -> String {
+        if text.utf8.allSatisfy({ kept.contains($0) }) { return text }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -69,11 +70,12 @@ enum PercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
     private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
-        let hex = Array("0123456789ABCDEF".utf8)
         output.append(UInt8(ascii: "%"))
-        output.append(hex[Int(byte >> 4)])
-        output.append(hex[Int(byte & 0x0F)])
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0x0F)])
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
@@ -84,5 +86,35 @@ enum PercentEncoding {
         default:
             return false
         }
+    }
+}
+
+/// A set of ASCII bytes as a 128-bit mask: membership is a shift and a test, with no
+/// hashing. Bytes past ASCII are never members.
+struct ByteSet: Sendable, Hashable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// The set of the bytes of `characters`, which must be ASCII.
+    init(_ characters: String) {
+        for byte in characters.utf8 {
+            precondition(byte < 128, "a ByteSet holds ASCII bytes only")
+            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        }
+    }
+
+    /// Whether the set holds `byte`.
+    func contains(_ byte: UInt8) -> Bool {
+        if byte < 64 { return low & (1 << UInt64(byte)) != 0 }
+        if byte < 128 { return high & (1 << UInt64(byte - 64)) != 0 }
+        return false
+    }
+
+    /// The bytes in either set.
+    func union(_ other: ByteSet) -> ByteSet {
+        var union = self
+        union.low |= other.low
+        union.high |= other.high
+        return union
     }
 }

@@ -30,6 +30,11 @@ struct RetryStage: Middleware {
             } catch {
                 outcome = .failure(error)
             }
+            // Most responses are not worth another attempt: answer them without reading
+            // the clock (this is what `decide` would conclude first).
+            if case .success(let (response, _)) = outcome, !policy.retryableStatuses.contains(response.status.code) {
+                return try outcome.get()
+            }
             var attempt = RetryAttempt(
                 method: request.method,
                 hasIdempotencyKey: request.headerFields[.idempotencyKey] != nil,
