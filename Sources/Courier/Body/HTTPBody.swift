@@ -55,7 +55,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
     private enum Source: Sendable {
         case buffer(Data)
-        case sequence(@Sendable () -> ErasedIterator)
+        case sequence(@Sendable () -> any ErasedIterator)
     }
 
     private let source: Source
@@ -169,7 +169,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         fileprivate enum State {
             case buffer(Data?)
-            case sequence(ErasedIterator)
+            case sequence(any ErasedIterator)
             case failed(any Error)
             case finished
         }
@@ -211,14 +211,13 @@ private final class Consumption: Sendable {
     }
 }
 
-/// Type-erases an async iterator behind a class so ``HTTPBody/Iterator`` stays a value.
+/// An async iterator over chunks, type-erased behind a class so ``HTTPBody/Iterator`` stays
+/// a value.
 ///
-/// An iterator is used by one task at a time, as `AsyncIteratorProtocol` requires; the
-/// class is not `Sendable` and never crosses tasks. ``ConcreteIterator`` is the one subclass.
-fileprivate class ErasedIterator {
-    func next() async throws -> Data? {
-        fatalError("ErasedIterator is abstract; ConcreteIterator overrides next()")
-    }
+/// An iterator is used by one task at a time, as `AsyncIteratorProtocol` requires; it is not
+/// `Sendable` and never crosses tasks.
+fileprivate protocol ErasedIterator: AnyObject {
+    func next() async throws -> Data?
 }
 
 /// The iterator of one kind of chunk sequence, held in place (one allocation per iteration).
@@ -229,7 +228,7 @@ fileprivate final class ConcreteIterator<Base: AsyncIteratorProtocol>: ErasedIte
         self.base = base
     }
 
-    override func next() async throws -> Data? {
+    func next() async throws -> Data? {
         try await base.next()
     }
 }
