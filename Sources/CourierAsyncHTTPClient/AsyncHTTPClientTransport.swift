@@ -125,7 +125,11 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Sends the request with AsyncHTTPClient and returns the response with a streamed body.
+    /// Sends the request with AsyncHTTPClient and returns the response.
+    ///
+    /// A body of known length up to ``eagerBodyLimit`` (and within the call's
+    /// ``Courier/RequestOptions/maxResponseBytes``) is read before this returns, so a
+    /// failure while reading it fails the attempt; any other body is streamed as it arrives.
     public func send(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -140,8 +144,26 @@ public final class AsyncHTTPClientTransport: Transport {
         } catch {
             throw AHCErrorMapping.map(error)
         }
-        return try Self.makeResponse(response, method: request.method)
+        let (head, length) = try Self.makeHead(response, method: request.method)
+        guard let length else { return (head, nil) }
+        let eagerLimit = min(Self.eagerBodyLimit, context.options.maxResponseBytes ?? Self.eagerBodyLimit)
+        guard case .known(let count) = length, count >= 0, count <= Int64(eagerLimit) else {
+            return (head, HTTPBody(ResponseChunks(body: response.body), length: length, iterationBehavior: .single))
+        }
+        // A small body of known length is read here, in one piece, with the engine's own
+        // collector: the caller gets bytes it can read at once (and twice), and skips a
+        // layer of streaming per chunk. A failure reading it fails this attempt.
+        do {
+            let bytes = try await response.body.collect(upTo: Int(count))
+            return (head, HTTPBody(Data(bytes.readableBytesView)))
+        } catch {
+            throw AHCErrorMapping.map(error)
+        }
     }
+
+    /// Response bodies of a known length up to this many bytes are read before ``send(_:body:context:)``
+    /// returns; longer ones, and those of unknown length, are streamed.
+    public static let eagerBodyLimit = 64 << 10
 
     // MARK: - Conversions
 
@@ -149,7 +171,14 @@ public final class AsyncHTTPClientTransport: Transport {
         guard let scheme = request.scheme, let authority = request.authority else {
             throw CourierError(code: .invalidRequest, message: "the request has no scheme or authority")
         }
-        var clientRequest = HTTPClientRequest(url: "\(scheme)://\(authority)\(request.path ?? "/")")
+        let path = request.path ?? "/"
+        var url = ""
+        url.reserveCapacity(scheme.utf8.count + authority.utf8.count + path.utf8.count + 3)
+        url += scheme
+        url += "://"
+        url += authority
+        url += path
+        var clientRequest = HTTPClientRequest(url: url)
         clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
         clientRequest.headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
@@ -170,7 +199,8 @@ public final class AsyncHTTPClientTransport: Transport {
         return clientRequest
     }
 
-    static func makeResponse(_ response: HTTPClientResponse, method: HTTPRequest.Method) throws -> (HTTPResponse, HTTPBody?) {
+    /// The response head, and its body's length (`nil` when the response has no body).
+    static func makeHead(_ response: HTTPClientResponse, method: HTTPRequest.Method) throws -> (HTTPResponse, HTTPBody.Length?) {
         var fields = HTTPFields()
         fields.reserveCapacity(response.headers.count)
         for (name, value) in response.headers {
@@ -185,8 +215,7 @@ public final class AsyncHTTPClientTransport: Transport {
             return (head, nil)
         }
         let length: HTTPBody.Length = fields[.contentLength].flatMap(Int64.init).map { .known($0) } ?? .unknown
-        let chunks = ResponseChunks(body: response.body)
-        return (head, HTTPBody(chunks, length: length, iterationBehavior: .single))
+        return (head, length)
     }
 
     private static func nioDeadline(_ instant: ContinuousClock.Instant) -> NIODeadline {

@@ -33,6 +33,31 @@ struct HTTPBodyTests {
         #expect(error?.maxBytes == 10)
     }
 
+    @Test func collectJoinsChunksAndReturnsASingleChunkStartingAtZero() async throws {
+        let joined = HTTPBody(chunks(["ab", "cd", "e"]), length: .known(5))
+        #expect(try await joined.collect(upTo: 5) == Data("abcde".utf8))
+
+        let parent = Data("xxhello".utf8)
+        let slice = parent[2...]
+        let single = HTTPBody(AsyncStream { continuation in
+            continuation.yield(slice)
+            continuation.finish()
+        }, length: .unknown)
+        let collected = try await single.collect(upTo: 10)
+        #expect(collected == Data("hello".utf8))
+        #expect(collected.startIndex == 0)
+        #expect(collected[0] == UInt8(ascii: "h"))
+    }
+
+    @Test func aSingleChunkPastTheLimitIsRefused() async throws {
+        let body = HTTPBody(chunks(["123456789"]))
+        await #expect(throws: HTTPBody.TooManyBytesError.self) { _ = try await body.collect(upTo: 8) }
+    }
+
+    @Test func anEmptyStreamCollectsToEmptyData() async throws {
+        #expect(try await HTTPBody(chunks([]), length: .unknown).collect(upTo: 10).isEmpty)
+    }
+
     @Test func prefixReadsOnlyUpToTheLimit() async {
         let body = HTTPBody(chunks(["abc", "def", "ghi"]))
         #expect(await body.prefix(upTo: 4) == Data("abcd".utf8))

@@ -126,4 +126,16 @@ struct RetryBudgetStateTests {
         for _ in 0..<4 { state.recordRequest(at: .seconds(15)) }
         #expect((0..<10).filter { _ in state.tryRetry(at: .seconds(15)) }.count == 2)
     }
+
+    @Test func aShortWindowCountsTrafficUntilItsLastBucketEnds() {
+        var insideWindow = RetryBudget.State(configuration: .init(ratio: 1, minimumRetries: 0, window: .milliseconds(100)))
+        for _ in 0..<2 { insideWindow.recordRequest(at: .microseconds(500)) }
+        let grantedInside = (0..<5).filter { _ in insideWindow.tryRetry(at: .milliseconds(95)) }.count
+        #expect(grantedInside == 2)
+
+        var pastWindow = RetryBudget.State(configuration: .init(ratio: 1, minimumRetries: 0, window: .milliseconds(100)))
+        for _ in 0..<2 { pastWindow.recordRequest(at: .microseconds(500)) }
+        let grantedPast = pastWindow.tryRetry(at: .milliseconds(105))
+        #expect(!grantedPast, "the requests' bucket has left the window")
+    }
 }

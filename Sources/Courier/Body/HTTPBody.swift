@@ -137,11 +137,20 @@ public struct HTTPBody: AsyncSequence, Sendable {
         if case .buffer(let data) = source, iterationBehavior == .multiple {
             return data
         }
-        var result = Data()
-        if case .known(let count) = length { result.reserveCapacity(Int(count)) }
-        for try await chunk in self {
+        var iterator = makeAsyncIterator()
+        // A body that arrives in one chunk (most small responses) is that chunk: no copy.
+        guard var result = try await iterator.next() else { return Data() }
+        if result.count > maxBytes { throw TooManyBytesError(maxBytes: maxBytes) }
+        // A slice keeps its parent's indices; callers expect a body that starts at zero.
+        if result.startIndex != 0 { result = Data(result) }
+        var reserved = false
+        while let chunk = try await iterator.next() {
             if result.count + chunk.count > maxBytes {
                 throw TooManyBytesError(maxBytes: maxBytes)
+            }
+            if !reserved, case .known(let count) = length {
+                result.reserveCapacity(Int(Swift.min(count, Int64(maxBytes))))
+                reserved = true
             }
             result.append(chunk)
         }

@@ -10,6 +10,12 @@ enum UserPartition {
         if context.options.requiresAuth, let auth, let credential = try? await auth.credential {
             return credential.accountID ?? "token-" + Digest.fnv1a(credential.accessToken)
         }
+        return withoutSession(request)
+    }
+
+    /// The partition of a request that no ``AuthSession`` signs: a digest of its own
+    /// `Authorization`, else the shared (empty) partition.
+    static func withoutSession(_ request: HTTPRequest) -> String {
         if let authorization = request.headerFields[.authorization] {
             return "auth-" + Digest.fnv1a(authorization)
         }

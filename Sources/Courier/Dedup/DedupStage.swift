@@ -11,34 +11,7 @@ import HTTPTypes
 /// handed to a new task for those still waiting (one more request to the server, and no
 /// failure for them). When every waiter has left, the call is cancelled.
 struct DedupStage: EscapingNextStage {
-    struct Key: Hashable, Sendable {
-        let url: String
-        let fields: [Field]
-        let user: String
-    }
-
-    /// A header field of a key: its canonical name and its value.
-    struct Field: Hashable, Sendable, Comparable {
-        let name: String
-        let value: String
-
-        static func < (lhs: Field, rhs: Field) -> Bool {
-            (lhs.name, lhs.value) < (rhs.name, rhs.value)
-        }
-    }
-
-    /// The request's fields but its id, sorted, so the order they were set in does not matter.
-    static func fields(of request: HTTPRequest) -> [Field] {
-        var fields: [Field] = []
-        fields.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields where field.name != .requestID {
-            fields.append(Field(name: field.name.canonicalName, value: field.value))
-        }
-        fields.sort()
-        return fields
-    }
-
-    let calls = InFlightCalls<Key>()
+    let calls = InFlightCalls<DedupKey>()
     let auth: AuthSession?
 
     func intercept(
@@ -50,19 +23,23 @@ struct DedupStage: EscapingNextStage {
         guard request.method == .get, body == nil, context.options.deduplicates else {
             return try await next(request, body, context)
         }
-        var known = context
-        known.userPartition = await UserPartition.of(request, context: context, auth: auth)
-        let context = known
-        let key = Key(
-            url: CacheStage.url(of: request),
-            fields: Self.fields(of: request),
-            user: context.userPartition ?? ""
-        )
+        let context = await Self.withUserPartition(context, request: request, auth: auth)
+        let key = DedupKey(request, user: context.userPartition ?? UserPartition.withoutSession(request))
         let limit = context.options.maxResponseBytes ?? Int.max
         let shared = try await calls.join(key) {
             let (head, responseBody) = try await next(request, nil, context)
             return SharedResponse(head: head, body: try await responseBody?.collect(upTo: limit) ?? Data())
         }
         return (shared.head, HTTPBody(shared.body))
+    }
+
+    /// The context with the call's user partition, worked out once for the stages below
+    /// when it needs the session; without a session it is cheap to work out again, so the
+    /// context is passed on as it is (no copy).
+    private static func withUserPartition(_ context: RequestContext, request: HTTPRequest, auth: AuthSession?) async -> RequestContext {
+        guard context.userPartition == nil, auth != nil else { return context }
+        var known = context
+        known.userPartition = await UserPartition.of(request, context: context, auth: auth)
+        return known
     }
 }

@@ -114,10 +114,10 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     }
 
     private func finish(_ key: Key, generation: Int, with result: Result<SharedResponse, any Error>) {
-        let followers = state.withLock { state -> [CheckedContinuation<SharedResponse, any Error>] in
-            guard state.entries[key]?.generation == generation else { return [] }
-            return Array(state.entries.removeValue(forKey: key)?.followers.values ?? [:].values)
+        let followers = state.withLock { state -> [Int: CheckedContinuation<SharedResponse, any Error>] in
+            guard state.entries[key]?.generation == generation else { return [:] }
+            return state.entries.removeValue(forKey: key)?.followers ?? [:]
         }
-        for follower in followers { follower.resume(with: result) }
+        for follower in followers.values { follower.resume(with: result) }
     }
 }

@@ -43,10 +43,12 @@ public struct DefaultHeadersMiddleware: Middleware {
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        if request.headerFields[.accept] == nil { request.headerFields[.accept] = accept }
-        if request.headerFields[.userAgent] == nil { request.headerFields[.userAgent] = userAgent }
+        // Appending is cheaper than the setter, which looks for fields to replace; the
+        // checks before it already know there are none.
+        if request.headerFields[.accept] == nil { request.headerFields.append(HTTPField(name: .accept, value: accept)) }
+        if request.headerFields[.userAgent] == nil { request.headerFields.append(HTTPField(name: .userAgent, value: userAgent)) }
         if sendsRequestID && request.headerFields[.requestID] == nil {
-            request.headerFields[.requestID] = context.requestID
+            request.headerFields.append(HTTPField(name: .requestID, value: context.requestID))
         }
         for field in extraFields where request.headerFields[field.name] == nil {
             request.headerFields.append(field)

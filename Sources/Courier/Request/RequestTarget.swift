@@ -68,21 +68,33 @@ public struct RequestTarget: Sendable, Hashable {
         }
         let (scheme, authority, basePath, rest) = try split(base: base, path: path)
         let (rawPath, rawQuery) = splitQuery(rest)
-        var fullPath = try PercentEncoding.encode(rawPath, allowing: PercentEncoding.pathCharacters, what: "path")
-        if !basePath.isEmpty {
-            fullPath = trimmingTrailingSlash(basePath) + (fullPath.hasPrefix("/") ? fullPath : "/" + fullPath)
-        }
-        if !fullPath.hasPrefix("/") { fullPath = "/" + fullPath }
+        let encodedPath = try PercentEncoding.encode(rawPath, allowing: PercentEncoding.pathCharacters, what: "path")
+        let encodedQuery = try rawQuery.map { try PercentEncoding.encode($0, allowing: PercentEncoding.queryCharacters, what: "query") }
 
-        var queryParts: [String] = []
-        if let rawQuery, !rawQuery.isEmpty {
-            queryParts.append(try PercentEncoding.encode(rawQuery, allowing: PercentEncoding.queryCharacters, what: "query"))
+        // One string, built in place: the target is made on every call.
+        var pathAndQuery = ""
+        pathAndQuery.reserveCapacity(basePath.utf8.count + encodedPath.utf8.count + (encodedQuery?.utf8.count ?? 0) + 32 * query.count + 2)
+        if !basePath.isEmpty {
+            pathAndQuery += basePath.hasSuffix("/") ? basePath.dropLast() : Substring(basePath)
+        }
+        if !encodedPath.hasPrefix("/") { pathAndQuery += "/" }
+        pathAndQuery += encodedPath
+
+        var separator = "?"
+        if let encodedQuery, !encodedQuery.isEmpty {
+            pathAndQuery += separator
+            pathAndQuery += encodedQuery
+            separator = "&"
         }
         for item in query {
-            let name = PercentEncoding.encodeComponent(item.name)
-            queryParts.append(item.value.map { "\(name)=\(PercentEncoding.encodeComponent($0))" } ?? name)
+            pathAndQuery += separator
+            pathAndQuery += PercentEncoding.encodeComponent(item.name)
+            if let value = item.value {
+                pathAndQuery += "="
+                pathAndQuery += PercentEncoding.encodeComponent(value)
+            }
+            separator = "&"
         }
-        let pathAndQuery = queryParts.isEmpty ? fullPath : fullPath + "?" + queryParts.joined(separator: "&")
         return RequestTarget(scheme: scheme, authority: authority, pathAndQuery: pathAndQuery)
     }
 
@@ -100,8 +112,8 @@ public struct RequestTarget: Sendable, Hashable {
     }
 
     private static func split(base: Base, path: String) throws -> (String, String, String, String) {
-        let lowered = ASCII.lowercased(path.prefix(8))
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+        // A relative path (the usual case) starts with "/" or a segment, never with "http".
+        if let first = path.utf8.first, first | 0x20 == UInt8(ascii: "h"), isAbsoluteHTTPURL(path) {
             guard let components = URLComponents(string: path) else {
                 throw invalid("not a valid absolute URL: \(path)")
             }
@@ -128,13 +140,14 @@ public struct RequestTarget: Sendable, Hashable {
         return (scheme, authority)
     }
 
+    private static func isAbsoluteHTTPURL(_ path: String) -> Bool {
+        let lowered = ASCII.lowercased(path.prefix(8))
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
     private static func splitQuery(_ path: String) -> (String, String?) {
         guard let mark = path.firstIndex(of: "?") else { return (path, nil) }
         return (String(path[..<mark]), String(path[path.index(after: mark)...]))
-    }
-
-    private static func trimmingTrailingSlash(_ path: String) -> String {
-        path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     private static func invalid(_ message: String) -> CourierError {

@@ -40,12 +40,15 @@ public final class RetryBudget: Sendable {
         private var requests = [Int](repeating: 0, count: bucketCount)
         private var retries = [Int](repeating: 0, count: bucketCount)
         private var currentBucket: Int64 = 0
+        /// A bucket's length in nanoseconds, worked out once: every request advances the window.
+        private let bucketNanoseconds: Int64
         /// The limits.
         public let configuration: Configuration
 
         /// An empty window.
         public init(configuration: Configuration) {
             self.configuration = configuration
+            self.bucketNanoseconds = Self.nanoseconds(configuration.window) / Int64(Self.bucketCount)
         }
 
         /// Counts a first attempt at `elapsed` since the clock's origin.
@@ -66,8 +69,7 @@ public final class RetryBudget: Sendable {
         private var index: Int { Int(currentBucket % Int64(Self.bucketCount)) }
 
         private mutating func advance(to elapsed: Duration) {
-            let bucketLength = configuration.window / Self.bucketCount
-            let bucket = bucketLength > .zero ? Int64(elapsed / bucketLength) : 0
+            let bucket = bucketNanoseconds > 0 ? Self.nanoseconds(elapsed) / bucketNanoseconds : 0
             guard bucket > currentBucket else { return }
             let steps = min(Int64(Self.bucketCount), bucket - currentBucket)
             for step in 1...steps {
@@ -76,6 +78,16 @@ public final class RetryBudget: Sendable {
                 retries[cleared] = 0
             }
             currentBucket = bucket
+        }
+
+        /// A duration in whole nanoseconds, saturating at the ends of `Int64`.
+        private static func nanoseconds(_ duration: Duration) -> Int64 {
+            let (seconds, attoseconds) = duration.components
+            let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            if overflow { return seconds < 0 ? .min : .max }
+            return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
+                ? (seconds < 0 ? .min : .max)
+                : scaled + attoseconds / 1_000_000_000
         }
     }
 

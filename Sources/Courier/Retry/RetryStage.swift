@@ -22,11 +22,17 @@ struct RetryStage: Middleware {
         guard policy.maxAttempts > 1 else { return try await next(request, body, context) }
         budget.recordRequest()
         var generator = SystemRandomNumberGenerator()
-        var attemptContext = context
+        // The first attempt goes down with the caller's context as it is; a copy with a new
+        // attempt number is made only when there is a second.
+        var retryContext: RequestContext?
         while true {
             let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
             do {
-                outcome = .success(try await next(request, body, attemptContext))
+                if let retryContext {
+                    outcome = .success(try await next(request, body, retryContext))
+                } else {
+                    outcome = .success(try await next(request, body, context))
+                }
             } catch {
                 outcome = .failure(error)
             }
@@ -39,7 +45,7 @@ struct RetryStage: Middleware {
                 method: request.method,
                 hasIdempotencyKey: request.headerFields[.idempotencyKey] != nil,
                 bodyIsReplayable: body?.isReplayable ?? true,
-                attempt: attemptContext.attempt
+                attempt: retryContext?.attempt ?? context.attempt
             )
             switch outcome {
             case .success(let (response, _)):
@@ -67,7 +73,9 @@ struct RetryStage: Middleware {
                 _ = await responseBody?.prefix(upTo: 64 << 10)
             }
             try await clock.sleep(for: delay)
-            attemptContext.attempt += 1
+            var nextContext = retryContext ?? context
+            nextContext.attempt += 1
+            retryContext = nextContext
         }
     }
 }

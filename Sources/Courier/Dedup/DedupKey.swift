@@ -1,0 +1,63 @@
+import HTTPTypes
+
+/// What makes two GETs identical for ``DedupStage``: the same scheme, authority (in lower
+/// case), path and query, the same signed-in user, and the same header fields in any order,
+/// the request id aside.
+///
+/// The hash is worked out once, when the key is made, and is independent of the fields'
+/// order (each field's hash is added up); the in-flight registry then hashes a key as one
+/// `Int` however often it looks it up. Equality compares everything, the fields as a multiset.
+struct DedupKey: Hashable, Sendable {
+    let scheme: String
+    let authority: String
+    let path: String
+    let user: String
+    /// The request's fields, the request id included; ``fieldsMatch(_:_:)`` skips it.
+    let fields: HTTPFields
+    private let hash: Int
+
+    init(_ request: HTTPRequest, user: String) {
+        scheme = request.scheme ?? "https"
+        authority = ASCII.lowercased(request.authority ?? "")
+        path = request.path ?? "/"
+        self.user = user
+        fields = request.headerFields
+        var hasher = Hasher()
+        hasher.combine(scheme)
+        hasher.combine(authority)
+        hasher.combine(path)
+        hasher.combine(user)
+        var fieldSum = 0
+        for field in fields where field.name != .requestID {
+            var fieldHasher = Hasher()
+            fieldHasher.combine(field.name.canonicalName)
+            fieldHasher.combine(field.value)
+            fieldSum &+= fieldHasher.finalize()
+        }
+        hasher.combine(fieldSum)
+        hash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
+
+    static func == (lhs: DedupKey, rhs: DedupKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.path == rhs.path && lhs.authority == rhs.authority
+            && lhs.scheme == rhs.scheme && lhs.user == rhs.user && fieldsMatch(lhs.fields, rhs.fields)
+    }
+
+    /// Whether two field lists hold the same fields, each as often, in any order, the
+    /// request id aside. Quadratic, for the handful of fields a request has.
+    static func fieldsMatch(_ lhs: HTTPFields, _ rhs: HTTPFields) -> Bool {
+        func occurrences(of field: HTTPField, in fields: HTTPFields) -> Int {
+            fields.reduce(0) { $0 + ($1.name == field.name && $1.value == field.value ? 1 : 0) }
+        }
+        let counted = { (fields: HTTPFields) in fields.reduce(0) { $0 + ($1.name == .requestID ? 0 : 1) } }
+        guard counted(lhs) == counted(rhs) else { return false }
+        for field in lhs where field.name != .requestID {
+            if occurrences(of: field, in: lhs) != occurrences(of: field, in: rhs) { return false }
+        }
+        return true
+    }
+}
