@@ -9,7 +9,8 @@ import NIOHTTP1
 /// A ``Courier/Transport`` on AsyncHTTPClient: the default engine on Linux.
 ///
 /// It owns one `HTTPClient` (on NIO's shared event loop group unless told otherwise) with
-/// a connection pool per host, streams response bodies as they arrive, and never follows
+/// a connection pool per host, streams response bodies as they arrive (a small one of known
+/// length is read at once, see ``eagerBodyLimit``), and never follows
 /// redirects itself and does not retry failed connections: Courier's chain decides both. Call ``shutdown()`` when done with it.
 ///
 /// ```swift
