@@ -25,7 +25,7 @@ struct DebugTransferRoutes: Sendable {
         debug.post("echo") { request, _ in try await Self.echo(request) }
         debug.put("echo") { request, _ in try await Self.echo(request) }
         debug.delete("echo") { request, _ in try await Self.echo(request) }
-        debug.get("truncated") { _, _ in Self.truncated() }
+        debug.get("truncated") { request, _ in try Self.truncated(request) }
     }
 
     /// Waits `ms` milliseconds (clamped to ``maximumDelayMilliseconds``), then answers `{"waitedMs": N}`.
@@ -83,10 +83,13 @@ struct DebugTransferRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
-    /// Declares ``truncatedDeclaredLength`` bytes, sends ``truncatedSentLength``, then fails the body,
-    /// which makes Hummingbird close the connection.
-    private static func truncated() -> Response {
-        let body = ResponseBody(contentLength: truncatedDeclaredLength) { writer in
+    /// Declares ``truncatedDeclaredLength`` bytes (or `declared`, when given and larger than what
+    /// is sent), sends ``truncatedSentLength``, then fails the body, which makes Hummingbird close
+    /// the connection.
+    private static func truncated(_ request: Request) throws -> Response {
+        let query = QueryItems(rawQuery: request.uri.query)
+        let declared = try query.integer("declared", default: truncatedDeclaredLength, in: (truncatedSentLength + 1)...maximumGeneratedBytes)
+        let body = ResponseBody(contentLength: declared) { writer in
             let pattern = BytePattern(chunkSize: truncatedSentLength)
             try await writer.write(pattern.chunk(startingAt: 0, length: truncatedSentLength))
             // Give the event loop a moment to flush the partial body before the connection closes.

@@ -84,6 +84,18 @@ struct TransportFailureTests {
         }
     }
 
+    @Test func aSmallBodyCutShortIsRetriedWithinItsAttemptOnAsyncHTTPClient() async throws {
+        // 10 000 bytes declared, 1 000 sent: AsyncHTTPClient's transport reads a body this
+        // small before its attempt ends, so the lost connection is the attempt's failure.
+        try await withClient(.asyncHTTPClient, configure: {
+            $0.retryPolicy = RetryPolicy(maxAttempts: 3, backoff: .none)
+        }) { client, _ in
+            let error = await courierError { _ = try await client.send(Request<Data>(path: "/debug/truncated?declared=10000")) }
+            #expect(error?.code == .connectionLost, "got \(String(describing: error))")
+            #expect(error?.attempts == 3)
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func errorStatusesCarryTheServersMessage(kind: TransportKind) async throws {
         try await withClient(kind) { client, _ in
