@@ -43,24 +43,33 @@ struct DemoOffline {
         let mode = ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.posixPermissions] as? NSNumber)?.intValue ?? 0
         print("  stored in \(file.lastPathComponent) (mode \(String(mode, radix: 8)), synchronous=FULL); tokens found in the file: \(leaks)")
 
-        connectivity.report(.requestSucceeded)
+        // Back online: the queue replays by itself. Wait for those writes to settle before the
+        // fault below, so that the dropped connection is the next write's and not a replay's.
         await server.resetCounters()
+        connectivity.report(.requestSucceeded)
+        print("  back online: the queue replays by itself, in order")
+        var delivered = 0
+        var deadLettered = 0
+        func settle(_ count: Int) async {
+            while delivered + deadLettered < count, let event = await events.next() {
+                switch event {
+                case .delivered(_, let status, _): delivered += 1; print("  delivered → \(status)")
+                case .deadLettered(_, let reason): deadLettered += 1; print("  dead-lettered: \(reason)")
+                default: break
+                }
+            }
+        }
+        await queue.replay() // it also starts by itself; this waits for it
+        await settle(queued.count)
+
         server.faults.inject(.dropConnection, count: 1, method: "POST", path: "/api/radars")
         if case .queued(let id) = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "Offline note 4")) {
             queued.append(id)
-            print("  back online; the next write's connection drops before the answer → queued too, with its Idempotency-Key")
+            print("  the next write's connection drops before the answer → queued too, with its Idempotency-Key")
         }
         await queue.replay()
+        await settle(queued.count)
 
-        var delivered = 0
-        var deadLettered = 0
-        while delivered + deadLettered < queued.count, let event = await events.next() {
-            switch event {
-            case .delivered(_, let status, _): delivered += 1; print("  delivered → \(status)")
-            case .deadLettered(_, let reason): deadLettered += 1; print("  dead-lettered: \(reason)")
-            default: break
-            }
-        }
         let posts = await server.requestCount(method: "POST", path: "/api/radars")
         let radar = RadarClient(client: clarity.client)
         let notes = try await radar.list(limit: 100).items.filter { $0.topic.hasPrefix("Offline note") }
