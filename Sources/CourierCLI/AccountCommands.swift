@@ -14,7 +14,7 @@ struct LoginCommand: AsyncParsableCommand {
         let user = try await server.withSession(signInIfNeeded: false) { clarity in
             try await clarity.signIn(email: server.resolvedEmail, password: server.resolvedPassword)
         }
-        print("signed in as \(user.email); credential kept in \(server.credentialFile.path) (mode 0600)")
+        print("signed in as \(user.email); credential kept in \(try server.credentialFile().path) (mode 0600)")
     }
 }
 
@@ -26,7 +26,7 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await server.withSession(signInIfNeeded: false) { clarity in try await clarity.signOut() }
-        print("signed out; \(server.credentialFile.path) removed")
+        print("signed out; \(try server.credentialFile().path) removed")
     }
 }
 

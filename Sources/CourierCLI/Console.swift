@@ -7,4 +7,9 @@ enum Console {
     static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
+
+    /// Writes one line to standard error: a remark beside a command's output, not part of it.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
 }

@@ -17,7 +17,7 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Its password (default: the demo account's, or the COURIER_PASSWORD environment variable).")
     var password: String?
 
-    @Option(help: "Where the credential is kept (default: $COURIER_CREDENTIALS, else ~/.config/courier/credential.json). Owner-only.")
+    @Option(help: "Where the credential is kept (default: $COURIER_CREDENTIALS, else one file per server in ~/.config/courier/credentials/). Owner-only.")
     var credentials: String?
 
     /// The base URL to use.
@@ -29,12 +29,27 @@ struct ServerOptions: ParsableArguments {
         return url
     }
 
-    /// The credential file.
-    var credentialFile: URL {
+    /// The credential file: the one given, else one per server, so that a token one server
+    /// issued is never sent to another.
+    func credentialFile() throws -> URL {
         if let credentials { return URL(fileURLWithPath: credentials) }
         if let path = ProcessInfo.processInfo.environment["COURIER_CREDENTIALS"] { return URL(fileURLWithPath: path) }
         return FileManager.default.homeDirectoryForCurrentUser
-            .appendingPathComponent(".config/courier/credential.json")
+            .appendingPathComponent(".config/courier/credentials")
+            .appendingPathComponent(Self.fileName(for: try baseURL()))
+    }
+
+    /// `http-127.0.0.1-8080.json` for `http://127.0.0.1:8080/…`: the server's origin, with
+    /// anything but letters, digits, dots and dashes replaced.
+    static func fileName(for url: URL) -> String {
+        let scheme = (url.scheme ?? "http").lowercased()
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let origin = "\(scheme)-\((url.host ?? "").lowercased())-\(port)"
+        let safe = origin.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "." || scalar == "-")
+                ? Character(scalar) : "_"
+        }
+        return String(safe) + ".json"
     }
 
     var resolvedEmail: String { email ?? ReferenceServerConfiguration().demoEmail }
@@ -44,15 +59,26 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// Runs `body` with a signed-in CLARITY client on a fresh AsyncHTTPClient transport,
-    /// signing in first when no credential is stored. The transport is shut down afterwards.
+    /// signing in first when no credential is stored. A stored credential the server no
+    /// longer accepts (a reference server restarted since) is replaced by signing in again,
+    /// and `body` runs once more. The transport is shut down afterwards.
     func withSession<T>(signInIfNeeded: Bool = true, _ body: (ClarityClient) async throws -> T) async throws -> T {
         let transport = AsyncHTTPClientTransport()
-        let clarity = ClarityClient(baseURL: try baseURL(), transport: transport, store: FileCredentialStore(url: credentialFile))
+        let clarity = ClarityClient(baseURL: try baseURL(), transport: transport, store: FileCredentialStore(url: try credentialFile()))
         do {
+            var signedInNow = false
             if signInIfNeeded, try await clarity.session.credential == nil {
                 try await clarity.signIn(email: resolvedEmail, password: resolvedPassword)
+                signedInNow = true
             }
-            let result = try await body(clarity)
+            let result: T
+            do {
+                result = try await body(clarity)
+            } catch let error as CourierError where error.code == .unauthorized && signInIfNeeded && !signedInNow {
+                Console.note("the stored credential was refused; signing in as \(resolvedEmail) again")
+                try await clarity.signIn(email: resolvedEmail, password: resolvedPassword)
+                result = try await body(clarity)
+            }
             try await transport.shutdown()
             return result
         } catch {
