@@ -83,11 +83,10 @@ public final class RetryBudget: Sendable {
         /// A duration in whole nanoseconds, saturating at the ends of `Int64`.
         private static func nanoseconds(_ duration: Duration) -> Int64 {
             let (seconds, attoseconds) = duration.components
-            let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-            if overflow { return seconds < 0 ? .min : .max }
-            return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
-                ? (seconds < 0 ? .min : .max)
-                : scaled + attoseconds / 1_000_000_000
+            let (scaled, scaleOverflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            let (total, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+            if scaleOverflow || sumOverflow { return seconds < 0 ? .min : .max }
+            return total
         }
     }
 
