@@ -79,7 +79,17 @@ struct OfflineQueueTests {
                 }
                 ids.append(id)
             }
-            for id in ids { if case .queued(let queued)? = await events.next() { #expect(queued == id) } else { Issue.record("no queued event") } }
+            // The queue's start-up replay (when the client attached it) may already have tried
+            // the first write against the down server: a `.failed` event, which is not an error.
+            var queuedInOrder: [String] = []
+            while queuedInOrder.count < ids.count, let event = await events.next() {
+                switch event {
+                case .queued(let id): queuedInOrder.append(id)
+                case .failed(_, let error, _): #expect(error.code == .cannotConnect)
+                case .delivered, .deadLettered: Issue.record("unexpected \(event) while the server is down")
+                }
+            }
+            #expect(queuedInOrder == ids)
             #expect(try await queue.pending().map(\.id) == ids)
 
             _ = try await server.start()
@@ -132,6 +142,32 @@ struct OfflineQueueTests {
             #expect(try await queue.pending().isEmpty)
             #expect(try await queue.deadLetters().isEmpty, "signed at replay, so no 401")
             #expect(try await radarTopics(prefix: "offline-secret", server: server, url: url) == ["offline-secret"])
+        }
+        await server.stop()
+    }
+
+    @Test func aReplayAskedForDuringARoundReturnsOnlyAfterARoundOfItsOwn() async throws {
+        let port = try await freeLoopbackPort()
+        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        try await withQueueingClient(server: server, url: url) { clarity, queue, _ in
+            guard case .queued = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "offline-round")) else {
+                Issue.record("a write reached a server that is down")
+                return
+            }
+            _ = try await server.start()
+            server.faults.inject(.delay(.milliseconds(300)), count: 1, method: "POST", path: "/api/radars")
+            let slowRound = Task { await queue.replay() }
+            // Bounded wait until the slow round's delivery has reached the server.
+            for _ in 0..<400 where await server.requestCount(method: "POST", path: "/api/radars") == 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(await server.requestCount(method: "POST", path: "/api/radars") == 1)
+            await queue.replay()
+            #expect(try await queue.pending().isEmpty, "replay() returned while the write was still in flight")
+            await slowRound.value
+            #expect(await server.requestCount(method: "POST", path: "/api/radars") == 1, "delivered once")
+            #expect(try await radarTopics(prefix: "offline-round", server: server, url: url) == ["offline-round"])
         }
         await server.stop()
     }
@@ -197,13 +233,22 @@ struct OfflineQueueTests {
             configuration.middleware.append(BearerTokenMiddleware(token: try await demoToken(server)))
             let transport = AsyncHTTPClientTransport()
             let client = APIClient(configuration: configuration, transport: transport)
-            let outcome = try await client.sendOrQueue(RadarEndpoints.create(topic: "offline-monitor"))
-            let notQueueable = await courierError { _ = try await client.send(RadarEndpoints.create(topic: "offline-plain")) }
-            try await transport.shutdown()
-            if case .queued = outcome {} else { Issue.record("sent while the monitor said offline") }
-            #expect(await server.requestCount(method: "POST", path: "/api/radars") == 1, "only the plain write was tried")
-            #expect(notQueueable == nil, "the server is up: the plain write succeeds and marks online")
-            #expect(monitor.status == .online)
+            do {
+                let outcome = try await client.sendOrQueue(RadarEndpoints.create(topic: "offline-monitor"))
+                if case .queued = outcome {} else { Issue.record("sent while the monitor said offline") }
+                #expect(await server.requestCount(method: "POST", path: "/api/radars") == 0, "the queueable write was not tried while offline")
+                let notQueueable = await courierError { _ = try await client.send(RadarEndpoints.create(topic: "offline-plain")) }
+                #expect(notQueueable == nil, "the server is up: the plain write succeeds and marks online")
+                #expect(monitor.status == .online)
+                // Coming back online starts a replay by itself; this call waits for it.
+                await queue.replay()
+                #expect(try await queue.pending().isEmpty, "back online, the queued write is delivered")
+                #expect(await server.requestCount(method: "POST", path: "/api/radars") == 2, "the plain write, then the queued one once")
+                try await transport.shutdown()
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
         }
     }
 }

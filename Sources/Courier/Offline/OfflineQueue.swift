@@ -57,6 +57,8 @@ public actor OfflineQueue {
     private var isReplaying = false
     private var replayRequested = false
     private var forceRequested = false
+    /// Callers of `run(force:)` waiting for the round they asked for.
+    private var roundWaiters: [CheckedContinuation<Void, Never>] = []
     private var wakeup: Task<Void, Never>?
     private var wakeupAt: Date?
     private var connectivityWatch: Task<Void, Never>?
@@ -127,6 +129,9 @@ public actor OfflineQueue {
 
     /// Delivers every pending write now, without waiting for backoff timers, in order within
     /// each queue; returns when this round of deliveries is over.
+    ///
+    /// When a round is already under way (a timer's, or the one that starts when the client is
+    /// made), this asks for one more round and returns when that one is over.
     public func replay() async {
         await run(force: true)
     }
@@ -163,10 +168,14 @@ public actor OfflineQueue {
 
     // MARK: - Delivery
 
+    /// One delivery round at a time. A call that arrives during a round asks for another one
+    /// and waits for it, so that ``replay()`` always returns after a round that began after it
+    /// was called (a timer's or the start-up round may be running already).
     private func run(force: Bool) async {
         if isReplaying {
             replayRequested = true
             forceRequested = forceRequested || force
+            await withCheckedContinuation { roundWaiters.append($0) }
             return
         }
         isReplaying = true
@@ -176,9 +185,13 @@ public actor OfflineQueue {
             await deliverDue(ignoringBackoff: forced)
             forced = forceRequested
             forceRequested = false
+            // Requests that arrive while delivered items are being removed get their round too.
+            if !replayRequested { await flushDelivered() }
         } while replayRequested
-        await flushDelivered()
         isReplaying = false
+        let waiters = roundWaiters
+        roundWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
         await scheduleNextWakeup()
     }
 
