@@ -15,7 +15,9 @@ struct TransportFailureTests {
             call.cancel()
             let error = await courierError { _ = try await call.value }
             #expect(error?.code == .cancelled)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Well before the server's answer at 10 s: the request was cancelled, not waited out.
+            // (A loose bound: a loaded test machine has taken over 5 s here.)
+            #expect(ContinuousClock.now - started < .seconds(9))
         }
     }
 
@@ -28,7 +30,7 @@ struct TransportFailureTests {
             let error = await courierError { _ = try await client.send(request) }
             #expect(error?.code == .timedOut)
             #expect(error?.isRetryable == true)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started < .seconds(9), "well before the server's answer at 10 s")
         }
     }
 
