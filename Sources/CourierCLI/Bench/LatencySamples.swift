@@ -2,10 +2,14 @@
 struct LatencySamples: Sendable {
     private(set) var latencies: [Duration] = []
     private(set) var wallTime: Duration = .zero
+    /// The rate of each batch added (each round of an ``InterleavedRun``), in order.
+    private(set) var roundRates: [Double] = []
 
     mutating func add(_ other: [Duration], wallTime: Duration) {
         latencies.append(contentsOf: other)
         self.wallTime += wallTime
+        let seconds = Self.seconds(wallTime)
+        roundRates.append(seconds > 0 ? Double(other.count) / seconds : 0)
     }
 
     var count: Int { latencies.count }

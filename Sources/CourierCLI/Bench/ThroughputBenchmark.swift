@@ -100,10 +100,29 @@ struct ThroughputBenchmark {
             ))
         }
         for (courier, raw) in [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")] {
-            guard let courierRate = samples[courier]?.rate, let rawRate = samples[raw]?.rate, rawRate > 0 else { continue }
-            let ratio = Self.round3(courierRate / rawRate)
-            results.set("throughput.\(mode).\(courier)_to_\(raw)_ratio", ratio)
-            print("  \(courier) / \(raw) = \(ratio)")
+            guard let courierSamples = samples[courier], let rawSamples = samples[raw], rawSamples.rate > 0 else { continue }
+            let key = "throughput.\(mode).\(courier)_to_\(raw)"
+            let ratio = Self.round3(courierSamples.rate / rawSamples.rate)
+            results.set("\(key)_ratio", ratio)
+            // The same ratio round by round: how far the machine's noise moves it.
+            let perRound = zip(courierSamples.roundRates, rawSamples.roundRates)
+                .compactMap { courierRate, rawRate in rawRate > 0 ? courierRate / rawRate : nil }
+                .sorted()
+            guard let lowest = perRound.first, let highest = perRound.last else {
+                print("  \(courier) / \(raw) = \(ratio)")
+                continue
+            }
+            let median = perRound.count % 2 == 1
+                ? perRound[perRound.count / 2]
+                : (perRound[perRound.count / 2 - 1] + perRound[perRound.count / 2]) / 2
+            results.set("\(key)_round_ratio.median", Self.round3(median))
+            results.set("\(key)_round_ratio.min", Self.round3(lowest))
+            results.set("\(key)_round_ratio.max", Self.round3(highest))
+            results.set("\(key)_round_ratio.rounds", perRound.count)
+            print(String(
+                format: "  %@ / %@ = %.3f   per round: median %.3f, %.3f to %.3f over %d rounds",
+                courier as NSString, raw as NSString, ratio, median, lowest, highest, perRound.count
+            ))
         }
     }
 
