@@ -14,6 +14,7 @@ struct LoginCommand: AsyncParsableCommand {
         let user = try await server.withSession(signInIfNeeded: false) { clarity in
             try await clarity.signIn(email: server.resolvedEmail, password: server.resolvedPassword)
         }
+        try server.recordAccount(user.email)
         print("signed in as \(user.email); credential kept in \(try server.credentialFile().path) (mode 0600)")
     }
 }
@@ -26,6 +27,7 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await server.withSession(signInIfNeeded: false) { clarity in try await clarity.signOut() }
+        try server.forgetAccount()
         print("signed out; \(try server.credentialFile().path) removed")
     }
 }

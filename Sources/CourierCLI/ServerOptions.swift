@@ -60,23 +60,29 @@ struct ServerOptions: ParsableArguments {
 
     /// Runs `body` with a signed-in CLARITY client on a fresh AsyncHTTPClient transport,
     /// signing in first when no credential is stored. A stored credential the server no
-    /// longer accepts (a reference server restarted since) is replaced by signing in again,
-    /// and `body` runs once more. The transport is shut down afterwards.
+    /// longer accepts (a reference server restarted since) is replaced by signing in again as
+    /// the account it belonged to (see ``accountForSigningInAgain(recorded:)``), and `body`
+    /// runs once more. The transport is shut down afterwards.
     func withSession<T>(signInIfNeeded: Bool = true, _ body: (ClarityClient) async throws -> T) async throws -> T {
         let transport = AsyncHTTPClientTransport()
-        let clarity = ClarityClient(baseURL: try baseURL(), transport: transport, store: FileCredentialStore(url: try credentialFile()))
+        let file = try credentialFile()
+        let account = CredentialAccount(credentialFile: file)
+        let clarity = ClarityClient(baseURL: try baseURL(), transport: transport, store: FileCredentialStore(url: file))
         do {
             var signedInNow = false
             if signInIfNeeded, try await clarity.session.credential == nil {
                 try await clarity.signIn(email: resolvedEmail, password: resolvedPassword)
+                try account.write(resolvedEmail)
                 signedInNow = true
             }
             let result: T
             do {
                 result = try await body(clarity)
             } catch let error as CourierError where error.code == .unauthorized && signInIfNeeded && !signedInNow {
-                Console.note("the stored credential was refused; signing in as \(resolvedEmail) again")
-                try await clarity.signIn(email: resolvedEmail, password: resolvedPassword)
+                let (email, password) = try accountForSigningInAgain(recorded: account.read())
+                Console.note("the stored credential was refused; signing in as \(email) again")
+                try await clarity.signIn(email: email, password: password)
+                try account.write(email)
                 result = try await body(clarity)
             }
             try await transport.shutdown()
@@ -85,6 +91,37 @@ struct ServerOptions: ParsableArguments {
             try? await transport.shutdown()
             throw error
         }
+    }
+
+    /// The account to sign in as when the stored credential was refused: `--email` when
+    /// given, else the account the credential belonged to. The demo account's password is
+    /// known; any other needs `--password` or `COURIER_PASSWORD`. Without a recorded account
+    /// (a credential file from elsewhere), it does not guess.
+    /// - Parameter recorded: The account recorded beside the credential.
+    /// - Throws: ``CourierError/Code/unauthorized`` when the account or its password is unknown.
+    func accountForSigningInAgain(recorded: String?) throws -> (email: String, password: String) {
+        let demo = ReferenceServerConfiguration()
+        guard let email = email ?? recorded else {
+            throw CourierError(code: .unauthorized, message: "the stored credential was refused, and the account it belongs to is not recorded; sign in again with `courier login --email …`")
+        }
+        if let password = password ?? ProcessInfo.processInfo.environment["COURIER_PASSWORD"] {
+            return (email, password)
+        }
+        guard email == demo.demoEmail else {
+            throw CourierError(code: .unauthorized, message: "the stored credential for \(email) was refused; sign in again with `courier login --email \(email)` (its password through --password or COURIER_PASSWORD)")
+        }
+        return (email, demo.demoPassword)
+    }
+
+    /// Records which account the stored credential belongs to.
+    /// - Parameter email: The account's email.
+    func recordAccount(_ email: String) throws {
+        try CredentialAccount(credentialFile: try credentialFile()).write(email)
+    }
+
+    /// Forgets which account the stored credential belonged to.
+    func forgetAccount() throws {
+        CredentialAccount(credentialFile: try credentialFile()).remove()
     }
 
     /// Runs `body` with a Radar client signed in as the stored (or demo) account.
