@@ -1,5 +1,5 @@
 import ClarityAPI
-import Courier
+@testable import Courier
 import CourierAsyncHTTPClient
 import CourierSQLite
 import Foundation
@@ -168,6 +168,36 @@ struct OfflineQueueTests {
             await slowRound.value
             #expect(await server.requestCount(method: "POST", path: "/api/radars") == 1, "delivered once")
             #expect(try await radarTopics(prefix: "offline-round", server: server, url: url) == ["offline-round"])
+        }
+        await server.stop()
+    }
+
+    @Test func aReplayWaitingOnACancelledReplayStillGetsAWholeRound() async throws {
+        let port = try await freeLoopbackPort()
+        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        try await withQueueingClient(server: server, url: url) { clarity, queue, _ in
+            guard case .queued = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "offline-cancelled")) else {
+                Issue.record("a write reached a server that is down")
+                return
+            }
+            _ = try await server.start()
+            server.faults.inject(.delay(.seconds(2)), count: 1, method: "POST", path: "/api/radars")
+            let cancelledRound = Task { await queue.replay() }
+            for _ in 0..<400 where await server.requestCount(method: "POST", path: "/api/radars") == 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let waiting = Task { await queue.replay() }
+            // Bounded wait until the second replay waits for a round of its own.
+            for _ in 0..<400 where await queue.roundWaiterCount == 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(await queue.roundWaiterCount == 1)
+            cancelledRound.cancel()
+            await cancelledRound.value
+            await waiting.value
+            #expect(try await queue.pending().isEmpty, "the waiting replay returned before a round of its own")
+            #expect(try await radarTopics(prefix: "offline-cancelled", server: server, url: url) == ["offline-cancelled"], "applied once: the retry carries the same idempotency key")
         }
         await server.stop()
     }

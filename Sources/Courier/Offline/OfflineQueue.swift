@@ -59,6 +59,8 @@ public actor OfflineQueue {
     private var forceRequested = false
     /// Callers of `run(force:)` waiting for the round they asked for.
     private var roundWaiters: [CheckedContinuation<Void, Never>] = []
+    /// How many callers wait for a round (for tests).
+    var roundWaiterCount: Int { roundWaiters.count }
     private var wakeup: Task<Void, Never>?
     private var wakeupAt: Date?
     private var connectivityWatch: Task<Void, Never>?
@@ -189,6 +191,12 @@ public actor OfflineQueue {
             if !replayRequested { await flushDelivered() }
         } while replayRequested
         isReplaying = false
+        if Task.isCancelled, !roundWaiters.isEmpty {
+            // The caller running this round was cancelled, which cut the round short; those
+            // waiting on it still get a whole round, in a task of its own.
+            Task { await self.run(force: true) }
+            return
+        }
         let waiters = roundWaiters
         roundWaiters.removeAll()
         for waiter in waiters { waiter.resume() }
