@@ -33,38 +33,42 @@ public struct LoggingMiddleware: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let url = Redaction.redactedURL(request)
-        var metadata: Logger.Metadata = ["request_id": "\(context.requestID)", "attempt": "\(context.attempt)"]
-        if logger.logLevel <= .debug {
-            logger.debug(
-                "request headers: \(Self.render(request.headerFields))",
-                metadata: metadata.merging(["curl": "\(CURLRendering.render(request, body: body))"]) { $1 }
-            )
-        }
+        // Messages and metadata are autoclosures: nothing is redacted or formatted for a level
+        // the logger does not log.
+        logger.debug(
+            "request headers: \(Self.render(request.headerFields))",
+            metadata: Self.metadata(context).merging(["curl": "\(CURLRendering.render(request, body: body))"]) { $1 }
+        )
         let started = ContinuousClock.now
         do {
             let (response, responseBody) = try await next(request, body, context)
             let elapsed = ContinuousClock.now - started
-            metadata["status"] = "\(response.status.code)"
             logger.log(
                 level: requestLevel,
-                "\(request.method.rawValue) \(url) → \(response.status.code) in \(Self.milliseconds(elapsed)) ms",
-                metadata: metadata
+                "\(request.method.rawValue) \(Redaction.redactedURL(request)) → \(response.status.code) in \(Self.milliseconds(elapsed)) ms",
+                metadata: Self.metadata(context, status: response.status.code)
             )
-            if logger.logLevel <= .debug {
-                logger.debug("response headers: \(Self.render(response.headerFields))", metadata: metadata)
-            }
+            logger.debug("response headers: \(Self.render(response.headerFields))", metadata: Self.metadata(context, status: response.status.code))
             return (response, responseBody)
         } catch {
             let elapsed = ContinuousClock.now - started
-            let reason = (error as? CourierError).map { "\($0.code): \($0.message)" } ?? "\(type(of: error))"
             logger.log(
                 level: max(requestLevel, .warning),
-                "\(request.method.rawValue) \(url) failed after \(Self.milliseconds(elapsed)) ms: \(reason)",
-                metadata: metadata
+                "\(request.method.rawValue) \(Redaction.redactedURL(request)) failed after \(Self.milliseconds(elapsed)) ms: \(Self.reason(error))",
+                metadata: Self.metadata(context)
             )
             throw error
         }
+    }
+
+    private static func metadata(_ context: RequestContext, status: Int? = nil) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["request_id": "\(context.requestID)", "attempt": "\(context.attempt)"]
+        if let status { metadata["status"] = "\(status)" }
+        return metadata
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as? CourierError).map { "\($0.code): \($0.message)" } ?? "\(type(of: error))"
     }
 
     private static func render(_ fields: HTTPFields) -> String {
