@@ -18,6 +18,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer); all by default.")
     var only: String?
 
+    @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time.")
+    var contenders: String?
+
     func run() async throws {
         let server = ReferenceServer()
         let url = try await server.start()
@@ -26,7 +29,7 @@ struct BenchCommand: AsyncParsableCommand {
         do {
             let groups = Set((only ?? "overhead,throughput,retry,auth,cache,queue,websocket,transfer").split(separator: ",").map(String.init))
             if groups.contains("overhead") { try await ChainOverheadBenchmark(calls: quick ? 5_000 : 20_000).run(into: &results) }
-            if groups.contains("throughput") { try await ThroughputBenchmark(baseURL: url, quick: quick).run(into: &results) }
+            if groups.contains("throughput") { try await ThroughputBenchmark(baseURL: url, quick: quick, only: contenders.map { Set($0.split(separator: ",").map(String.init)) }).run(into: &results) }
             if groups.contains("retry") { try await RetryOverheadBenchmark(baseURL: url, total: quick ? 4_000 : 20_000).run(into: &results) }
             if groups.contains("auth") { try await AuthBenchmark(server: server, baseURL: url, concurrentRequests: 1_000).run(into: &results) }
             if groups.contains("cache") {

@@ -1,5 +1,5 @@
 /// Runs contenders in turns, round after round, so that a noisy moment of the machine falls
-/// on all of them alike; collects each one's latencies and wall time.
+/// on all of them alike; collects each one's latencies, wall time, and the process's CPU time and context switches.
 struct InterleavedRun {
     let rounds: Int
     let perRound: Int
@@ -14,8 +14,9 @@ struct InterleavedRun {
         var samples = [String: LatencySamples]()
         for _ in 0..<rounds {
             for (name, operation) in contenders {
+                let started = ProcessUsage.now()
                 let (latencies, wall) = try await Self.measure(operation, count: perRound, concurrency: concurrency)
-                samples[name, default: LatencySamples()].add(latencies, wallTime: wall)
+                samples[name, default: LatencySamples()].add(latencies, wallTime: wall, usage: ProcessUsage.now().since(started))
             }
         }
         return samples

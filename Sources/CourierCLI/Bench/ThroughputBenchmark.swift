@@ -16,6 +16,12 @@ import NIOHTTP1
 /// decode it as JSON. The contenders take turns in rounds, so a noisy moment of
 /// the machine falls on all of them alike. Courier runs its default chain.
 ///
+/// Beside requests per second, each contender's figures include the process CPU time and
+/// context switches per request (client, server and kernel together: the server shares the
+/// process and the two cores). `raw_ahc_same_headers` sends the headers Courier's default chain
+/// adds (`Accept`, `User-Agent`, `X-Request-ID`), so the share of the gap that the embedded
+/// server's work on them accounts for can be read off the same run.
+///
 /// Courier on AsyncHTTPClient runs on the raw contender's own `HTTPClient`, as Courier on
 /// URLSession runs on the raw contender's session: the same pool and the same connections.
 /// With the server in the same process, which event loop a pooled connection lands on
@@ -25,13 +31,15 @@ import NIOHTTP1
 struct ThroughputBenchmark {
     let baseURL: URL
     let quick: Bool
+    /// The contenders to run, by name; all of them when `nil`.
+    var only: Set<String>? = nil
 
     private struct Ping: Decodable, Sendable { var ok: Bool }
 
     private typealias Operation = InterleavedRun.Operation
 
     private static let concurrency = 32
-    private static let rounds = 10
+    private static let rounds = 20
 
     func run(into results: inout BenchResults) async throws {
         let rawClient = HTTPClient(
@@ -49,9 +57,18 @@ struct ThroughputBenchmark {
         )
         let pings = DistinctPings(baseURL: baseURL)
 
-        let contenders: [(String, Operation)] = [
+        let allContenders: [(String, Operation)] = [
             ("raw_ahc", {
                 let response = try await rawClient.execute(HTTPClientRequest(url: pings.urlString()), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 1 << 20)
+                _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
+            }),
+            ("raw_ahc_same_headers", {
+                var request = HTTPClientRequest(url: pings.urlString())
+                request.headers.add(name: "Accept", value: "application/json")
+                request.headers.add(name: "User-Agent", value: DefaultHeadersMiddleware.defaultUserAgent)
+                request.headers.add(name: "X-Request-ID", value: RequestContext.makeRequestID())
+                let response = try await rawClient.execute(request, timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 1 << 20)
                 _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
             }),
@@ -64,6 +81,7 @@ struct ThroughputBenchmark {
             ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
 
+        let contenders = allContenders.filter { only?.contains($0.0) ?? true }
         defer { session.invalidateAndCancel() }
         do {
             let sequentialCount = quick ? 1_000 : 5_000
@@ -93,36 +111,40 @@ struct ThroughputBenchmark {
             results.set("\(prefix).rps", (sample.rate * 10).rounded() / 10)
             results.set("\(prefix).p50_ms", Self.round3(sample.percentileMilliseconds(0.5)))
             results.set("\(prefix).p99_ms", Self.round3(sample.percentileMilliseconds(0.99)))
+            results.set("\(prefix).cpu_us_per_request", (sample.cpuMicrosecondsPerOperation * 10).rounded() / 10)
+            results.set("\(prefix).context_switches_per_request", Self.round3(sample.contextSwitchesPerOperation))
             results.set("\(prefix).requests", sample.count)
             print(String(
-                format: "  %-20@ %9.1f req/s   p50 %7.3f ms   p99 %7.3f ms",
-                name as NSString, sample.rate, sample.percentileMilliseconds(0.5), sample.percentileMilliseconds(0.99)
+                format: "  %-22@ %9.1f req/s   p50 %7.3f ms   p99 %7.3f ms   cpu %6.1f µs/req   %4.2f switches/req",
+                name as NSString, sample.rate, sample.percentileMilliseconds(0.5), sample.percentileMilliseconds(0.99),
+                sample.cpuMicrosecondsPerOperation, sample.contextSwitchesPerOperation
             ))
         }
         for (courier, raw) in [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")] {
-            guard let courierSamples = samples[courier], let rawSamples = samples[raw], rawSamples.rate > 0 else { continue }
+            guard let courierSamples = samples[courier], let rawSamples = samples[raw] else { continue }
             let key = "throughput.\(mode).\(courier)_to_\(raw)"
-            let ratio = Self.round3(courierSamples.rate / rawSamples.rate)
-            results.set("\(key)_ratio", ratio)
-            // The same ratio round by round: how far the machine's noise moves it.
-            let perRound = zip(courierSamples.roundRates, rawSamples.roundRates)
-                .compactMap { courierRate, rawRate in rawRate > 0 ? courierRate / rawRate : nil }
-                .sorted()
-            guard let lowest = perRound.first, let highest = perRound.last else {
-                print("  \(courier) / \(raw) = \(ratio)")
-                continue
+            // Both ratios read "1 is as cheap as raw; less is dearer": Courier's rate over raw's,
+            // and raw's CPU time per request over Courier's.
+            let ratios = [
+                ("", "requests per second", RoundRatios(courierSamples.rate, rawSamples.rate, rounds: zip(courierSamples.roundRates, rawSamples.roundRates))),
+                ("_cpu", "CPU per request (inverse)", RoundRatios(
+                    rawSamples.cpuMicrosecondsPerOperation, courierSamples.cpuMicrosecondsPerOperation,
+                    rounds: zip(rawSamples.roundCPUPerOperation, courierSamples.roundCPUPerOperation)
+                )),
+            ]
+            for (suffix, label, ratio) in ratios {
+                guard let ratio else { continue }
+                results.set("\(key)\(suffix)_ratio", Self.round3(ratio.overall))
+                results.set("\(key)\(suffix)_round_ratio.median", Self.round3(ratio.median))
+                results.set("\(key)\(suffix)_round_ratio.min", Self.round3(ratio.lowest))
+                results.set("\(key)\(suffix)_round_ratio.max", Self.round3(ratio.highest))
+                results.set("\(key)\(suffix)_round_ratio.rounds", ratio.rounds)
+                print(String(
+                    format: "  %@ / %@, %@ = %.3f   per round: median %.3f, %.3f to %.3f over %d rounds",
+                    courier as NSString, raw as NSString, label as NSString,
+                    ratio.overall, ratio.median, ratio.lowest, ratio.highest, ratio.rounds
+                ))
             }
-            let median = perRound.count % 2 == 1
-                ? perRound[perRound.count / 2]
-                : (perRound[perRound.count / 2 - 1] + perRound[perRound.count / 2]) / 2
-            results.set("\(key)_round_ratio.median", Self.round3(median))
-            results.set("\(key)_round_ratio.min", Self.round3(lowest))
-            results.set("\(key)_round_ratio.max", Self.round3(highest))
-            results.set("\(key)_round_ratio.rounds", perRound.count)
-            print(String(
-                format: "  %@ / %@ = %.3f   per round: median %.3f, %.3f to %.3f over %d rounds",
-                courier as NSString, raw as NSString, ratio, median, lowest, highest, perRound.count
-            ))
         }
     }
 

@@ -4,11 +4,6 @@ import CourierAsyncHTTPClient
 import CourierTesting
 import Foundation
 import NIOCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Download and upload rates of a large file over loopback, Courier beside raw
 /// AsyncHTTPClient, with the resident memory each one needs.
@@ -92,10 +87,10 @@ struct TransferBenchmark {
                 let before = ResidentMemory.current() ?? 0
                 ResidentMemory.resetPeak()
                 let started = clock.now
-                let cpuStarted = Self.processCPUSeconds()
+                let cpuStarted = ProcessUsage.now().cpuSeconds
                 try await operation()
                 let elapsed = clock.now - started
-                let cpu = Self.processCPUSeconds() - cpuStarted
+                let cpu = ProcessUsage.now().cpuSeconds - cpuStarted
                 let peak = ResidentMemory.peak() ?? before
                 var tally = tallies[name, default: Tally()]
                 tally.transfers += 1
@@ -159,13 +154,6 @@ struct TransferBenchmark {
         defer { try? handle.close() }
         let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
         for _ in 0..<(bytes >> 20) { try handle.write(contentsOf: block) }
-    }
-
-    /// The CPU time the whole process (client, server and kernel work on their behalf) has used.
-    private static func processCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private static func megabytes(_ bytes: Int) -> Double {
