@@ -116,8 +116,9 @@ struct CacheStage: EscapingNextStage {
         key: CacheKey, policy: CachePolicy, context: RequestContext, next: @escaping Next
     ) {
         let stage = self
-        var background = RequestContext(endpoint: context.endpoint, options: context.options, deadline: context.deadline)
-        background.transportDeadline = context.transportDeadline
+        let background = RequestContext(
+            endpoint: context.endpoint, options: context.options, deadline: context.deadline, transportDeadline: context.transportDeadline
+        )
         let refresh = Task { () throws -> RefreshedResponse in
             let started = stage.cache.clock.date
             let (response, body) = try await stage.fetch(

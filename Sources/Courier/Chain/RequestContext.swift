@@ -7,33 +7,81 @@ import Synchronization
 /// The client makes one context per call. Stages that act per attempt (retry) pass a copy
 /// with a new ``attempt``; everything else reads it.
 public struct RequestContext: Sendable {
+    /// What every attempt of the call shares, in one immutable box. Stages copy the context
+    /// (into closures, once per attempt), and a copy of one reference costs one retain where
+    /// the fields would cost one each. A setter replaces the box; the copies keep theirs.
+    @usableFromInline var shared: Shared
+
+    /// The call's fields that stay the same from attempt to attempt.
+    @usableFromInline struct Fields: Sendable {
+        @usableFromInline var requestID: String
+        @usableFromInline var endpoint: String
+        @usableFromInline var options: RequestOptions
+        @usableFromInline var deadline: ContinuousClock.Instant?
+        @usableFromInline var transportDeadline: ContinuousClock.Instant?
+        @usableFromInline let record: CallRecord
+    }
+
+    /// The box: a `final class` whose only stored property is a `let`, hence `Sendable`.
+    @usableFromInline final class Shared: Sendable {
+        @usableFromInline let fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    /// Replaces the box with one whose fields `change` has edited.
+    private mutating func edit(_ change: (inout Fields) -> Void) {
+        var fields = shared.fields
+        change(&fields)
+        shared = Shared(fields)
+    }
+
     /// A short, unique id for the call, sent as `X-Request-ID` by ``DefaultHeadersMiddleware``
     /// and shown in logs.
-    public var requestID: String
+    public var requestID: String {
+        @inlinable get { shared.fields.requestID }
+        set { edit { $0.requestID = newValue } }
+    }
 
     /// The endpoint's name for metrics (``Request/name``), or `unnamed`.
-    public var endpoint: String
+    public var endpoint: String {
+        @inlinable get { shared.fields.endpoint }
+        set { edit { $0.endpoint = newValue } }
+    }
 
     /// The request's options: timeout, authentication, queueing, idempotency.
-    public var options: RequestOptions
+    public var options: RequestOptions {
+        @inlinable get { shared.fields.options }
+        set { edit { $0.options = newValue } }
+    }
 
     /// Which attempt this is, starting at 1.
     public var attempt: Int
 
     /// When the call as a whole must be finished, if it has a deadline, on the client's
     /// ``ClientConfiguration/clock`` (which retry decisions use).
-    public var deadline: ContinuousClock.Instant?
+    public var deadline: ContinuousClock.Instant? {
+        @inlinable get { shared.fields.deadline }
+        set { edit { $0.deadline = newValue } }
+    }
 
     /// The same deadline on the real continuous clock, which transports enforce. It differs
     /// from ``deadline`` only when the client runs on an injected clock (a test's manual
     /// clock), whose instants mean nothing to a socket.
-    var transportDeadline: ContinuousClock.Instant?
+    var transportDeadline: ContinuousClock.Instant? {
+        get { shared.fields.transportDeadline }
+        set { edit { $0.transportDeadline = newValue } }
+    }
 
     /// The user the call belongs to, once a stage has worked it out (see `UserPartition`).
     var userPartition: String?
 
     /// Counters shared by every attempt of the call, read back into ``ResponseMetrics``.
-    public let record: CallRecord
+    public var record: CallRecord {
+        @inlinable get { shared.fields.record }
+    }
 
     /// Makes a context.
     /// - Parameters:
@@ -49,13 +97,28 @@ public struct RequestContext: Sendable {
         attempt: Int = 1,
         deadline: ContinuousClock.Instant? = nil
     ) {
-        self.requestID = requestID
-        self.endpoint = endpoint
-        self.options = options
+        self.init(requestID: requestID, endpoint: endpoint, options: options, attempt: attempt, deadline: deadline, transportDeadline: deadline)
+    }
+
+    /// Makes a context whose transport deadline differs from its deadline (a client on an
+    /// injected clock).
+    init(
+        requestID: String = RequestContext.makeRequestID(),
+        endpoint: String,
+        options: RequestOptions,
+        attempt: Int = 1,
+        deadline: ContinuousClock.Instant?,
+        transportDeadline: ContinuousClock.Instant?
+    ) {
+        self.shared = Shared(Fields(
+            requestID: requestID,
+            endpoint: endpoint,
+            options: options,
+            deadline: deadline,
+            transportDeadline: transportDeadline,
+            record: CallRecord()
+        ))
         self.attempt = attempt
-        self.deadline = deadline
-        self.transportDeadline = deadline
-        self.record = CallRecord()
     }
 
     /// The latest instant this attempt may run until: the per-attempt timeout from now,

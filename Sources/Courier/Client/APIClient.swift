@@ -276,10 +276,14 @@ public final class APIClient: Sendable {
         options.timeout = options.timeout ?? configuration.timeout
         options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
         let deadline = options.deadline.map { configuration.clock.now.advanced(by: $0) }
-        var context = RequestContext(endpoint: request.endpointName, options: options, deadline: deadline)
         // A deadline on an injected clock (a test's manual clock) means nothing to a socket:
         // only the system clock's deadline is handed to the transport.
-        context.transportDeadline = clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil
+        let context = RequestContext(
+            endpoint: request.endpointName,
+            options: options,
+            deadline: deadline,
+            transportDeadline: clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil
+        )
         return PreparedCall(request: httpRequest, body: body, context: context)
     }
 

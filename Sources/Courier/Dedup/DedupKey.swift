@@ -8,20 +8,35 @@ import HTTPTypes
 /// order (each field's hash is added up); the in-flight registry then hashes a key as one
 /// `Int` however often it looks it up. Equality compares everything, the fields as a multiset.
 struct DedupKey: Hashable, Sendable {
-    let scheme: String
-    let authority: String
-    let path: String
-    let user: String
-    /// The request's fields, the request id included; ``fieldsMatch(_:_:)`` skips it.
-    let fields: HTTPFields
-    private let hash: Int
+    /// The parts, in one immutable object: the registry copies a key into and out of its
+    /// table on every call, and a copy of one reference costs one retain where the parts
+    /// would cost one each.
+    private let parts: Parts
+
+    private final class Parts: Sendable {
+        let scheme: String
+        let authority: String
+        let path: String
+        let user: String
+        /// The request's fields, the request id included; ``DedupKey/fieldsMatch(_:_:)`` skips it.
+        let fields: HTTPFields
+        let hash: Int
+
+        init(scheme: String, authority: String, path: String, user: String, fields: HTTPFields, hash: Int) {
+            self.scheme = scheme
+            self.authority = authority
+            self.path = path
+            self.user = user
+            self.fields = fields
+            self.hash = hash
+        }
+    }
 
     init(_ request: HTTPRequest, user: String) {
-        scheme = request.scheme ?? "https"
-        authority = ASCII.lowercased(request.authority ?? "")
-        path = request.path ?? "/"
-        self.user = user
-        fields = request.headerFields
+        let scheme = request.scheme ?? "https"
+        let authority = ASCII.lowercased(request.authority ?? "")
+        let path = request.path ?? "/"
+        let fields = request.headerFields
         var hasher = Hasher()
         hasher.combine(scheme)
         hasher.combine(authority)
@@ -35,23 +50,25 @@ struct DedupKey: Hashable, Sendable {
             fieldSum &+= fieldHasher.finalize()
         }
         hasher.combine(fieldSum)
-        hash = hasher.finalize()
+        parts = Parts(scheme: scheme, authority: authority, path: path, user: user, fields: fields, hash: hasher.finalize())
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(hash)
+        hasher.combine(parts.hash)
     }
 
     static func == (lhs: DedupKey, rhs: DedupKey) -> Bool {
-        lhs.hash == rhs.hash && lhs.path == rhs.path && lhs.authority == rhs.authority
-            && lhs.scheme == rhs.scheme && lhs.user == rhs.user && fieldsMatch(lhs.fields, rhs.fields)
+        // The registry mostly compares a key with itself (finding its own entry).
+        if lhs.parts === rhs.parts { return true }
+        let left = lhs.parts, right = rhs.parts
+        return left.hash == right.hash && left.path == right.path && left.authority == right.authority
+            && left.scheme == right.scheme && left.user == right.user && fieldsMatch(left.fields, right.fields)
     }
 
     /// Whether two field lists hold the same fields, each as often, in any order, the
     /// request id aside. Quadratic, for the handful of fields a request has.
     static func fieldsMatch(_ lhs: HTTPFields, _ rhs: HTTPFields) -> Bool {
-        // The registry mostly compares a key with itself (finding its own entry): same fields,
-        // same order, cheap to tell.
+        // Keys of requests made the same way hold the same fields in the same order.
         if lhs == rhs { return true }
         func occurrences(of field: HTTPField, in fields: HTTPFields) -> Int {
             fields.reduce(0) { $0 + ($1.name == field.name && $1.value == field.value ? 1 : 0) }

@@ -26,11 +26,18 @@ struct DedupStage: EscapingNextStage {
         let context = await Self.withUserPartition(context, request: request, auth: auth)
         let key = DedupKey(request, user: context.userPartition ?? UserPartition.withoutSession(request))
         let limit = context.options.maxResponseBytes ?? Int.max
-        let shared = try await calls.join(key) {
-            let (head, responseBody) = try await next(request, nil, context)
-            return SharedResponse(head: head, body: try await responseBody?.collect(upTo: limit) ?? Data())
-        }
+        let shared = try await calls.join(
+            key,
+            run: { try await Self.fetch(request, context: context, limit: limit, next: next) },
+            restart: { { try await Self.fetch(request, context: context, limit: limit, next: next) } }
+        )
         return (shared.head, HTTPBody(shared.body))
+    }
+
+    /// Runs the call and reads its body, to be shared by every waiter.
+    private static func fetch(_ request: HTTPRequest, context: RequestContext, limit: Int, next: Next) async throws -> SharedResponse {
+        let (head, responseBody) = try await next(request, nil, context)
+        return SharedResponse(head: head, body: try await responseBody?.collect(upTo: limit) ?? Data())
     }
 
     /// The context with the call's user partition, worked out once for the stages below

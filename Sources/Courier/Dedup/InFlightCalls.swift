@@ -11,10 +11,11 @@ struct SharedResponse: Sendable {
 /// The calls in flight, by key, with their waiters.
 ///
 /// The first caller (the leader) runs the call inline, in its own task, so an uncontended call
-/// costs two short locks and nothing else. Later callers (followers) wait for the leader's
-/// result. A follower that is cancelled leaves alone. When the leader is cancelled while
-/// followers wait, it hands the call over to a new task that runs it for them, so one waiter's
-/// cancellation never fails the others; when every waiter has left, the call is cancelled.
+/// costs two short locks and nothing else: no task, and no closure that copies the request.
+/// Later callers (followers) wait for the leader's result. A follower that is cancelled leaves
+/// alone. When the leader is cancelled while followers wait, it hands the call over to a new
+/// task that runs it for them, so one waiter's cancellation never fails the others; when every
+/// waiter has left, the call is cancelled.
 ///
 /// A `final class` whose state sits in a `Mutex`, which makes it `Sendable`.
 final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
@@ -37,8 +38,21 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         state.withLock { $0.entries[key].map { $0.followers.count + ($0.task == nil ? 1 : 0) } ?? 0 }
     }
 
-    /// Joins the call for `key`, running it with `start` when none is in flight.
-    func join(_ key: Key, start: @escaping @Sendable () async throws -> SharedResponse) async throws -> SharedResponse {
+    /// Joins the call for `key`, running it inline with `run` when none is in flight.
+    ///
+    /// `run` does not escape, so the first caller's call copies nothing into a closure.
+    /// `restart` makes an escaping copy of the work; it is called only when the first caller
+    /// is cancelled while others wait, to hand the call over to a new task.
+    /// - Parameters:
+    ///   - key: What makes two calls identical.
+    ///   - run: The call, run by the first caller.
+    ///   - restart: Makes the call again, for a hand-over.
+    /// - Returns: The call's response, shared by every caller that joined it.
+    func join(
+        _ key: Key,
+        run: () async throws -> SharedResponse,
+        restart: () -> @Sendable () async throws -> SharedResponse
+    ) async throws -> SharedResponse {
         let (id, isLeader) = state.withLock { state -> (Int, Bool) in
             state.nextID += 1
             let id = state.nextID
@@ -46,30 +60,28 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
             state.entries[key] = Entry(generation: id, task: nil, followers: [:])
             return (id, true)
         }
-        return isLeader ? try await lead(key, generation: id, start: start) : try await follow(key, id: id)
-    }
-
-    private func lead(_ key: Key, generation: Int, start: @escaping @Sendable () async throws -> SharedResponse) async throws -> SharedResponse {
+        guard isLeader else { return try await follow(key, id: id) }
         let result: Result<SharedResponse, any Error>
         do {
-            result = .success(try await start())
+            result = .success(try await run())
         } catch {
             result = .failure(error)
         }
-        if Task.isCancelled, case .failure = result, handOver(key, generation: generation, start: start) {
+        if Task.isCancelled, case .failure = result, handOver(key, generation: id, start: restart) {
             return try result.get()
         }
-        finish(key, generation: generation, with: result)
+        finish(key, generation: id, with: result)
         return try result.get()
     }
 
     /// Gives the call to a new task when followers are waiting; returns whether it did.
-    private func handOver(_ key: Key, generation: Int, start: @escaping @Sendable () async throws -> SharedResponse) -> Bool {
+    private func handOver(_ key: Key, generation: Int, start makeStart: () -> @Sendable () async throws -> SharedResponse) -> Bool {
         let handedOver = state.withLock { state -> Bool in
             guard let entry = state.entries[key], entry.generation == generation, !entry.followers.isEmpty else { return false }
             return true
         }
         guard handedOver else { return false }
+        let start = makeStart()
         let task = Task {
             let result: Result<SharedResponse, any Error>
             do {

@@ -36,6 +36,13 @@ struct ThroughputBenchmark {
 
     private struct Ping: Decodable, Sendable { var ok: Bool }
 
+    /// `--contenders` named one that does not exist.
+    struct UnknownContender: Error, CustomStringConvertible {
+        let name: String
+        let known: [String]
+        var description: String { "no throughput contender is named \(name); the contenders are \(known.joined(separator: ", "))" }
+    }
+
     private typealias Operation = InterleavedRun.Operation
 
     private static let concurrency = 32
@@ -81,6 +88,9 @@ struct ThroughputBenchmark {
             ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
 
+        if let only, let unknown = only.subtracting(allContenders.map(\.0)).sorted().first {
+            throw UnknownContender(name: unknown, known: allContenders.map(\.0))
+        }
         let contenders = allContenders.filter { only?.contains($0.0) ?? true }
         defer { session.invalidateAndCancel() }
         do {
