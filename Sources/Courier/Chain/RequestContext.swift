@@ -18,7 +18,7 @@ public struct RequestContext: Sendable {
         @usableFromInline var endpoint: String
         @usableFromInline var options: RequestOptions
         @usableFromInline var deadline: ContinuousClock.Instant?
-        @usableFromInline var transportDeadline: ContinuousClock.Instant?
+        @usableFromInline let transportDeadline: ContinuousClock.Instant?
         @usableFromInline let record: CallRecord
     }
 
@@ -71,8 +71,7 @@ public struct RequestContext: Sendable {
     /// from ``deadline`` only when the client runs on an injected clock (a test's manual
     /// clock), whose instants mean nothing to a socket.
     var transportDeadline: ContinuousClock.Instant? {
-        get { shared.fields.transportDeadline }
-        set { edit { $0.transportDeadline = newValue } }
+        shared.fields.transportDeadline
     }
 
     /// The user the call belongs to, once a stage has worked it out (see `UserPartition`).
