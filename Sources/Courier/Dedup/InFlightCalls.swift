@@ -67,7 +67,7 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         } catch {
             result = .failure(error)
         }
-        if Task.isCancelled, case .failure = result, handOver(key, generation: id, start: restart) {
+        if Task.isCancelled, case .failure = result, handOver(key, generation: id, restart: restart) {
             return try result.get()
         }
         finish(key, generation: id, with: result)
@@ -75,13 +75,13 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Gives the call to a new task when followers are waiting; returns whether it did.
-    private func handOver(_ key: Key, generation: Int, start makeStart: () -> @Sendable () async throws -> SharedResponse) -> Bool {
+    private func handOver(_ key: Key, generation: Int, restart: () -> @Sendable () async throws -> SharedResponse) -> Bool {
         let handedOver = state.withLock { state -> Bool in
             guard let entry = state.entries[key], entry.generation == generation, !entry.followers.isEmpty else { return false }
             return true
         }
         guard handedOver else { return false }
-        let start = makeStart()
+        let start = restart()
         let task = Task {
             let result: Result<SharedResponse, any Error>
             do {

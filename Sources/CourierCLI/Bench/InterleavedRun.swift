@@ -1,5 +1,6 @@
 /// Runs contenders in turns, round after round, so that a noisy moment of the machine falls
-/// on all of them alike; collects each one's latencies, wall time, and the process's CPU time and context switches.
+/// on all of them alike; collects each one's latencies and wall time, and the process's CPU
+/// time and context switches during its batches.
 struct InterleavedRun {
     let rounds: Int
     let perRound: Int
