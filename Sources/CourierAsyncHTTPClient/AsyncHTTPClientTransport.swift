@@ -145,7 +145,12 @@ public final class AsyncHTTPClientTransport: Transport {
         } catch {
             throw AHCErrorMapping.map(error)
         }
-        let (head, length) = try Self.makeHead(response, method: request.method)
+        let (head, length) = try ResponseHead.make(
+            headers: response.headers,
+            status: Int(response.status.code),
+            reasonPhrase: response.status.reasonPhrase,
+            method: request.method
+        )
         guard let length else { return (head, nil) }
         let eagerLimit = min(Self.eagerBodyLimit, context.options.maxResponseBytes ?? Self.eagerBodyLimit)
         guard case .known(let count) = length, count >= 0, count <= Int64(eagerLimit) else {
@@ -198,25 +203,6 @@ public final class AsyncHTTPClientTransport: Transport {
             }
         }
         return clientRequest
-    }
-
-    /// The response head, and its body's length (`nil` when the response has no body).
-    static func makeHead(_ response: HTTPClientResponse, method: HTTPRequest.Method) throws -> (HTTPResponse, HTTPBody.Length?) {
-        var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
-            guard let fieldName = HTTPField.Name(name) else {
-                throw CourierError(code: .invalidResponse, message: "the response has an invalid header name: \(name)")
-            }
-            fields.append(HTTPField(name: fieldName, value: value))
-        }
-        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
-        let head = HTTPResponse(status: status, headerFields: fields)
-        if method == .head || status.code == 204 || status.code == 304 {
-            return (head, nil)
-        }
-        let length: HTTPBody.Length = fields[.contentLength].flatMap(Int64.init).map { .known($0) } ?? .unknown
-        return (head, length)
     }
 
     private static func nioDeadline(_ instant: ContinuousClock.Instant) -> NIODeadline {
