@@ -138,7 +138,8 @@ public final class AsyncHTTPClientTransport: Transport {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         if let configurationError { throw configurationError }
         let clientRequest = try Self.makeClientRequest(request, body: body)
-        let deadline = context.attemptDeadline.map(Self.nioDeadline) ?? .distantFuture
+        // NIO keeps its own clock: one reading of it, with the time the attempt has left.
+        let deadline = context.attemptTimeLeft.map { .now() + Self.timeAmount($0) } ?? .distantFuture
         let response: HTTPClientResponse
         do {
             response = try await httpClient.execute(clientRequest, deadline: deadline)
@@ -203,11 +204,6 @@ public final class AsyncHTTPClientTransport: Transport {
             }
         }
         return clientRequest
-    }
-
-    private static func nioDeadline(_ instant: ContinuousClock.Instant) -> NIODeadline {
-        let remaining = ContinuousClock.now.duration(to: instant)
-        return .now() + timeAmount(remaining)
     }
 
     private static func timeAmount(_ duration: Duration) -> TimeAmount {

@@ -100,6 +100,44 @@ struct MiddlewareChainTests {
         #expect(sent.headerFields[.requestID]?.count == 16)
     }
 
+    @Test func leadingDefaultHeadersAreInPlaceWhenTheNextMiddlewareRuns() async throws {
+        let seen = Mutex<(HTTPFields, String)?>(nil)
+        let look = ClosureMiddleware { request, body, context, next in
+            seen.withLock { $0 = (request.headerFields, context.requestID) }
+            return try await next(request, body, context)
+        }
+        let transport = MockTransport(always: .status(.noContent))
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: base, middleware: [DefaultHeadersMiddleware(accept: "text/csv"), look]),
+            transport: transport
+        )
+        try await client.send(Request<Void>(path: "/x", headers: [.userAgent: "Mine/2"]))
+        let (fields, requestID) = try #require(seen.withLock { $0 })
+        #expect(fields[.accept] == "text/csv")
+        #expect(fields[.userAgent] == "Mine/2")
+        #expect(fields[.requestID] == requestID)
+        #expect(fields.count == 3)
+        #expect(try #require(transport.requests.first).request.headerFields == fields)
+    }
+
+    @Test func defaultHeadersAfterAnotherMiddlewareAreAddedAfterItRuns() async throws {
+        let seen = Mutex<HTTPFields?>(nil)
+        let look = ClosureMiddleware { request, body, context, next in
+            seen.withLock { $0 = request.headerFields }
+            return try await next(request, body, context)
+        }
+        let transport = MockTransport(always: .status(.noContent))
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: base, middleware: [look, DefaultHeadersMiddleware()]),
+            transport: transport
+        )
+        try await client.send(Request<Void>(path: "/x"))
+        #expect(try #require(seen.withLock { $0 }).isEmpty)
+        let sent = try #require(transport.requests.first).request
+        #expect(sent.headerFields[.accept] == "application/json")
+        #expect(sent.headerFields[.requestID]?.count == 16)
+    }
+
     @Test func requestIDsAreSixteenLowercaseBase32CharactersAndDoNotRepeat() {
         let ids = (0..<10_000).map { _ in RequestContext.makeRequestID() }
         #expect(Set(ids).count == ids.count)

@@ -46,4 +46,29 @@ struct RequestContextTests {
         #expect(moved.transportDeadline == deadline)
         #expect(context.deadline == deadline)
     }
+
+    @Test func timeLeftIsTheTimeoutWhenTheCallHasNoDeadline() {
+        let context = RequestContext(endpoint: "radar.get", options: RequestOptions(timeout: .seconds(7)))
+        #expect(context.attemptTimeLeft == .seconds(7))
+        #expect(RequestContext(endpoint: "radar.get").attemptTimeLeft == nil)
+    }
+
+    @Test func timeLeftIsBoundedByTheCallsDeadline() throws {
+        let soon = ContinuousClock.now.advanced(by: .seconds(2))
+        let bounded = RequestContext(endpoint: "radar.get", options: RequestOptions(timeout: .seconds(30)), deadline: soon)
+        let left = try #require(bounded.attemptTimeLeft)
+        #expect(left <= .seconds(2) && left > .seconds(1))
+
+        let deadlineOnly = RequestContext(endpoint: "radar.get", deadline: soon)
+        #expect(try #require(deadlineOnly.attemptTimeLeft) <= .seconds(2))
+
+        let shortTimeout = RequestContext(endpoint: "radar.get", options: RequestOptions(timeout: .milliseconds(50)), deadline: soon)
+        #expect(shortTimeout.attemptTimeLeft == .milliseconds(50))
+    }
+
+    @Test func timeLeftPastTheDeadlineIsNotPositive() throws {
+        let past = ContinuousClock.now.advanced(by: .seconds(-1))
+        let context = RequestContext(endpoint: "radar.get", options: RequestOptions(timeout: .seconds(30)), deadline: past)
+        #expect(try #require(context.attemptTimeLeft) <= .zero)
+    }
 }

@@ -28,6 +28,12 @@ struct RequestTargetTests {
         #expect(target.pathAndQuery == "/slow?ms=200&tag=a%20b%26c%3Dd%2Be")
     }
 
+    @Test func queryStartsAtTheQuestionMarkEvenWhenACombiningMarkFollowsIt() throws {
+        // "?" and U+0301 form one character; the query still starts at the "?" byte.
+        let target = try RequestTarget.make(baseURL: base, path: "/caf\u{e9}?q=\u{301}x", query: [])
+        #expect(target.pathAndQuery == "/v1/caf%C3%A9?q=%CC%81x")
+    }
+
     @Test func queryItemWithoutValueIsSentAsABareName() throws {
         let target = try RequestTarget.make(baseURL: base, path: "/search", query: [URLQueryItem(name: "flag", value: nil)])
         #expect(target.pathAndQuery == "/v1/search?flag")

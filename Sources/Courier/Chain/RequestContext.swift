@@ -120,6 +120,19 @@ public struct RequestContext: Sendable {
         self.attempt = attempt
     }
 
+    /// How long this attempt may run from now: the per-attempt timeout, bounded by what is
+    /// left of the call's deadline. `nil` when neither is set.
+    ///
+    /// The same bound as ``attemptDeadline``, as a span, for engines that take a timeout or
+    /// keep time on a clock of their own; the clock is read only when the call has a deadline.
+    public var attemptTimeLeft: Duration? {
+        let timeout = options.timeout
+        guard let deadline = transportDeadline else { return timeout }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard let timeout else { return left }
+        return min(timeout, left)
+    }
+
     /// The latest instant this attempt may run until: the per-attempt timeout from now,
     /// bounded by the call's deadline, both on the real continuous clock. `nil` when neither is set.
     public var attemptDeadline: ContinuousClock.Instant? {

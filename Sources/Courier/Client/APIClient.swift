@@ -22,6 +22,9 @@ public final class APIClient: Sendable {
     /// The engine that sends requests.
     public let transport: any Transport
     private let chain: MiddlewareChain
+    /// The first application middleware when it is ``DefaultHeadersMiddleware``: its fields
+    /// are added while a call is prepared, and it is not a link of ``chain``.
+    private let leadingDefaultHeaders: DefaultHeadersMiddleware?
     private let base: RequestTarget.Base
     /// Whether deadlines are on the system clock, so that transports may be handed them.
     private let clockIsSystemClock: Bool
@@ -57,8 +60,17 @@ public final class APIClient: Sendable {
             let connectivity = configuration.connectivity
             Task { await queue.attach(sender: replayChain.entry, connectivity: connectivity) }
         }
+        var application = configuration.middleware
+        if let defaultHeaders = application.first as? DefaultHeadersMiddleware {
+            // Nothing runs before the first middleware, so adding its fields to the prepared
+            // request is the same as running it, less a link and a copy of the fields.
+            self.leadingDefaultHeaders = defaultHeaders
+            application.removeFirst()
+        } else {
+            self.leadingDefaultHeaders = nil
+        }
         self.chain = MiddlewareChain(
-            application: configuration.middleware,
+            application: application,
             stages: stages + lower,
             network: configuration.networkMiddleware,
             transport: transport
@@ -257,21 +269,6 @@ public final class APIClient: Sendable {
             throw wrapped
         }
 
-        var fields = request.headers
-        if let contentType = request.body?.contentType, fields[.contentType] == nil {
-            fields[.contentType] = contentType
-        }
-        if let key = request.options.idempotencyKey, fields[.idempotencyKey] == nil {
-            fields[.idempotencyKey] = key
-        }
-        let httpRequest = HTTPRequest(
-            method: request.method,
-            scheme: target.scheme,
-            authority: target.authority,
-            path: target.pathAndQuery,
-            headerFields: fields
-        )
-
         var options = request.options
         options.timeout = options.timeout ?? configuration.timeout
         options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
@@ -283,6 +280,22 @@ public final class APIClient: Sendable {
             options: options,
             deadline: deadline,
             transportDeadline: clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil
+        )
+
+        var fields = request.headers
+        if let contentType = request.body?.contentType, !fields.contains(.contentType) {
+            fields.append(HTTPField(name: .contentType, value: contentType))
+        }
+        if let key = request.options.idempotencyKey, !fields.contains(.idempotencyKey) {
+            fields.append(HTTPField(name: .idempotencyKey, value: key))
+        }
+        leadingDefaultHeaders?.addMissingFields(to: &fields, requestID: context.requestID)
+        let httpRequest = HTTPRequest(
+            method: request.method,
+            scheme: target.scheme,
+            authority: target.authority,
+            path: target.pathAndQuery,
+            headerFields: fields
         )
         return PreparedCall(request: httpRequest, body: body, context: context)
     }

@@ -4,9 +4,9 @@ import HTTPTypes
 /// case), path and query, the same signed-in user, and the same header fields in any order,
 /// the request id aside.
 ///
-/// The hash is worked out once, when the key is made, and is independent of the fields'
-/// order (each field's hash is added up); the in-flight registry then hashes a key as one
-/// `Int` however often it looks it up. Equality compares everything, the fields as a multiset.
+/// The hash is worked out once, when the key is made, from the path, authority and user
+/// only; the in-flight registry then hashes a key as one `Int` however often it looks it up.
+/// Equality compares everything, the fields as a multiset.
 struct DedupKey: Hashable, Sendable {
     /// The parts, in one immutable object: the registry copies a key into and out of its
     /// table on every call, and a copy of one reference costs one retain where the parts
@@ -37,19 +37,13 @@ struct DedupKey: Hashable, Sendable {
         let authority = ASCII.lowercased(request.authority ?? "")
         let path = request.path ?? "/"
         let fields = request.headerFields
+        // The hash covers the target and the user; the fields are left to `==`. Calls in
+        // flight together that differ only in their fields are rare, and every call would
+        // pay for hashing its fields.
         var hasher = Hasher()
-        hasher.combine(scheme)
-        hasher.combine(authority)
         hasher.combine(path)
+        hasher.combine(authority)
         hasher.combine(user)
-        var fieldSum = 0
-        for field in fields where field.name != .requestID {
-            var fieldHasher = Hasher()
-            fieldHasher.combine(field.name.canonicalName)
-            fieldHasher.combine(field.value)
-            fieldSum &+= fieldHasher.finalize()
-        }
-        hasher.combine(fieldSum)
         parts = Parts(scheme: scheme, authority: authority, path: path, user: user, fields: fields, hash: hasher.finalize())
     }
 

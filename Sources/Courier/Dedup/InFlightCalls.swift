@@ -56,9 +56,13 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         let (id, isLeader) = state.withLock { state -> (Int, Bool) in
             state.nextID += 1
             let id = state.nextID
-            if state.entries[key] != nil { return (id, false) }
-            state.entries[key] = Entry(generation: id, task: nil, followers: [:])
-            return (id, true)
+            // One lookup: the default entry is made, and inserted, only when the key is absent.
+            var inserted = false
+            Self.touch(&state.entries[key, default: {
+                inserted = true
+                return Entry(generation: id, task: nil, followers: [:])
+            }()])
+            return (id, inserted)
         }
         guard isLeader else { return try await follow(key, id: id) }
         let result: Result<SharedResponse, any Error>
@@ -100,6 +104,9 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         return true
     }
 
+    /// Takes an entry in place; `join` calls it to insert a key's entry with one lookup.
+    private static func touch(_ entry: inout Entry) {}
+
     private func follow(_ key: Key, id: Int) async throws -> SharedResponse {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -127,8 +134,8 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
 
     private func finish(_ key: Key, generation: Int, with result: Result<SharedResponse, any Error>) {
         let followers = state.withLock { state -> [Int: CheckedContinuation<SharedResponse, any Error>] in
-            guard state.entries[key]?.generation == generation else { return [:] }
-            return state.entries.removeValue(forKey: key)?.followers ?? [:]
+            guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation else { return [:] }
+            return state.entries.remove(at: index).value.followers
         }
         for follower in followers.values { follower.resume(with: result) }
     }

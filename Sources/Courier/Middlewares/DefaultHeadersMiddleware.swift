@@ -36,6 +36,12 @@ public struct DefaultHeadersMiddleware: Middleware {
     }
 
     /// Adds the missing fields and passes the request on.
+    ///
+    /// When this middleware is the first of a client's application middleware, the client
+    /// adds its fields while it prepares the call, with ``addMissingFields(to:requestID:)``,
+    /// instead of running it as a link of the chain: nothing runs before it, so the request
+    /// every later middleware sees is the same, and the call saves a link and a copy of its
+    /// fields.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -43,16 +49,27 @@ public struct DefaultHeadersMiddleware: Middleware {
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        // Appending is cheaper than the setter, which looks for fields to replace; the
-        // checks before it already know there are none.
-        if request.headerFields[.accept] == nil { request.headerFields.append(HTTPField(name: .accept, value: accept)) }
-        if request.headerFields[.userAgent] == nil { request.headerFields.append(HTTPField(name: .userAgent, value: userAgent)) }
-        if sendsRequestID && request.headerFields[.requestID] == nil {
-            request.headerFields.append(HTTPField(name: .requestID, value: context.requestID))
-        }
-        for field in extraFields where request.headerFields[field.name] == nil {
-            request.headerFields.append(field)
-        }
+        addMissingFields(to: &request.headerFields, requestID: context.requestID)
         return try await next(request, body, context)
+    }
+
+    /// Adds this middleware's fields that `fields` does not already have.
+    /// - Parameters:
+    ///   - fields: The request's fields.
+    ///   - requestID: The call's id, sent as `X-Request-ID` if ``sendsRequestID`` is set.
+    public func addMissingFields(to fields: inout HTTPFields, requestID: String) {
+        // `contains` finds a name without building its value (the string subscript joins
+        // every value), and appending skips the setter's search for fields to replace.
+        // Reserving first makes the one copy of shared storage that appending would make,
+        // with room for every field this may add.
+        fields.reserveCapacity(fields.count + 3 + extraFields.count)
+        if !fields.contains(.accept) { fields.append(HTTPField(name: .accept, value: accept)) }
+        if !fields.contains(.userAgent) { fields.append(HTTPField(name: .userAgent, value: userAgent)) }
+        if sendsRequestID && !fields.contains(.requestID) {
+            fields.append(HTTPField(name: .requestID, value: requestID))
+        }
+        for field in extraFields where !fields.contains(field.name) {
+            fields.append(field)
+        }
     }
 }

@@ -74,10 +74,11 @@ public struct RequestTarget: Sendable, Hashable {
         // One string, built in place: the target is made on every call.
         var pathAndQuery = ""
         pathAndQuery.reserveCapacity(basePath.utf8.count + encodedPath.utf8.count + (encodedQuery?.utf8.count ?? 0) + 32 * query.count + 2)
+        // Byte checks: `hasPrefix` and `hasSuffix` compare characters, which costs more.
         if !basePath.isEmpty {
-            pathAndQuery += basePath.hasSuffix("/") ? basePath.dropLast() : Substring(basePath)
+            pathAndQuery += basePath.utf8.last == UInt8(ascii: "/") ? basePath.dropLast() : Substring(basePath)
         }
-        if !encodedPath.hasPrefix("/") { pathAndQuery += "/" }
+        if encodedPath.utf8.first != UInt8(ascii: "/") { pathAndQuery += "/" }
         pathAndQuery += encodedPath
 
         var separator = "?"
@@ -146,8 +147,10 @@ public struct RequestTarget: Sendable, Hashable {
     }
 
     private static func splitQuery(_ path: String) -> (String, String?) {
-        guard let mark = path.firstIndex(of: "?") else { return (path, nil) }
-        return (String(path[..<mark]), String(path[path.index(after: mark)...]))
+        // Searched by byte: finding a `Character` would break the text into grapheme clusters.
+        let bytes = path.utf8
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (path, nil) }
+        return (String(decoding: bytes[..<mark], as: UTF8.self), String(decoding: bytes[bytes.index(after: mark)...], as: UTF8.self))
     }
 
     private static func invalid(_ message: String) -> CourierError {

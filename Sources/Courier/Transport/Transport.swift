@@ -10,8 +10,9 @@ public import HTTPTypes
 /// or use `CourierTesting`'s `MockTransport` in tests.
 ///
 /// ## Contract
-/// - Honour ``RequestContext/attemptDeadline``: past it, throw a ``CourierError`` with code
-///   ``CourierError/Code/timedOut``.
+/// - Honour ``RequestContext/attemptDeadline`` (or ``RequestContext/attemptTimeLeft``, the
+///   same bound as a span, for an engine that keeps time on its own clock): past it, throw a
+///   ``CourierError`` with code ``CourierError/Code/timedOut``.
 /// - Stop promptly when the calling task is cancelled, throwing
 ///   ``CourierError/Code/cancelled`` or `CancellationError`.
 /// - Map engine failures to ``CourierError`` codes (``CourierError/Code/cannotConnect``,
