@@ -162,7 +162,7 @@ public final class AsyncHTTPClientTransport: Transport {
         // layer of streaming per chunk. A failure reading it fails this attempt.
         do {
             let bytes = try await response.body.collect(upTo: Int(count))
-            return (head, HTTPBody(Data(bytes.readableBytesView)))
+            return (head, HTTPBody(Self.data(bytes)))
         } catch {
             throw AHCErrorMapping.map(error)
         }
@@ -206,6 +206,16 @@ public final class AsyncHTTPClientTransport: Transport {
         return clientRequest
     }
 
+    /// A buffer's readable bytes as `Data`, copied in one step. (`Data(_:)` over the bytes'
+    /// view takes the generic path for sequences, which boxes the view to look for
+    /// contiguous storage: an allocation and a dynamic cast per body.)
+    static func data(_ buffer: ByteBuffer) -> Data {
+        buffer.withUnsafeReadableBytes { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return Data() }
+            return Data(bytes: base, count: bytes.count)
+        }
+    }
+
     private static func timeAmount(_ duration: Duration) -> TimeAmount {
         let (seconds, attoseconds) = duration.components
         return .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
@@ -224,7 +234,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
         mutating func next() async throws -> Data? {
             do {
                 guard let buffer = try await base.next() else { return nil }
-                return Data(buffer.readableBytesView)
+                return AsyncHTTPClientTransport.data(buffer)
             } catch {
                 throw AHCErrorMapping.map(error)
             }

@@ -1,4 +1,4 @@
-import Courier
+@testable import Courier
 import Foundation
 import Testing
 
@@ -16,6 +16,12 @@ struct HTTPBodyTests {
         #expect(body.isReplayable)
         #expect(try await body.collect(upTo: 100) == Data("hello".utf8))
         #expect(try await body.collect(upTo: 100) == Data("hello".utf8))
+    }
+
+    @Test func aBufferedBodyIsAtHandWithoutAReadAndAStreamedOneIsNot() throws {
+        #expect(try HTTPBody("hello").collectedIfBuffered(upTo: 5) == Data("hello".utf8))
+        #expect(throws: HTTPBody.TooManyBytesError.self) { try HTTPBody("hello").collectedIfBuffered(upTo: 4) }
+        #expect(try HTTPBody(chunks(["a"]), length: .known(1)).collectedIfBuffered(upTo: 10) == nil)
     }
 
     @Test func singleUseBodyThrowsOnTheSecondRead() async throws {

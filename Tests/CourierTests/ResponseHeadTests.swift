@@ -1,12 +1,14 @@
 import Courier
 @testable import CourierAsyncHTTPClient
+import Foundation
 import HTTPTypes
+import NIOCore
 import NIOHTTP1
 import Testing
 
 /// How the AsyncHTTPClient transport turns an engine's response head into an `HTTPResponse`
-/// and the body's length: a pure conversion, tested without I/O.
-@Suite("AsyncHTTPClient transport: response heads")
+/// and the body's length, and its bytes into `Data`: pure conversions, tested without I/O.
+@Suite("AsyncHTTPClient transport: response conversions")
 struct ResponseHeadTests {
     private func convert(
         _ headers: [(String, String)],
@@ -69,5 +71,12 @@ struct ResponseHeadTests {
             try convert([("Content-Type", "text/plain"), ("Bad Name", "x")])
         }
         #expect(error?.code == .invalidResponse)
+    }
+
+    @Test func bodyBytesAreCopiedFromTheReaderIndexOn() {
+        var buffer = ByteBuffer(string: "skip-body")
+        buffer.moveReaderIndex(forwardBy: 5)
+        #expect(AsyncHTTPClientTransport.data(buffer) == Data("body".utf8))
+        #expect(AsyncHTTPClientTransport.data(ByteBuffer()).isEmpty)
     }
 }

@@ -21,7 +21,7 @@ public struct BearerTokenMiddleware: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.options.requiresAuth, request.headerFields[.authorization] == nil else {
+        guard context.options.requiresAuth, !request.headerFields.contains(.authorization) else {
             return try await next(request, body, context)
         }
         var request = request

@@ -156,6 +156,15 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
         return result
     }
+    /// The whole body, when it is already in memory: what ``collect(upTo:)`` would return,
+    /// without a suspension. `nil` when the body has to be read.
+    /// - Parameter maxBytes: The most bytes to accept.
+    /// - Throws: ``TooManyBytesError`` past `maxBytes`.
+    func collectedIfBuffered(upTo maxBytes: Int) throws -> Data? {
+        guard case .buffer(let data) = source, iterationBehavior == .multiple else { return nil }
+        if data.count > maxBytes { throw TooManyBytesError(maxBytes: maxBytes) }
+        return data
+    }
 
     /// Reads at most `maxBytes` from the start of the body, ignoring errors: for error
     /// reports, where a partial body is better than none.

@@ -24,7 +24,7 @@ public enum CacheRules {
         if control.noStore { return false }
         if CacheDecision.varyNames(response.headerFields[values: .vary]).contains("*") { return false }
         return control.has("public") || control.has("private") || control.has("max-age")
-            || response.headerFields[.expires] != nil
+            || response.headerFields.contains(.expires)
             || Freshness.heuristicallyCacheableStatuses.contains(status)
             || (ttlOverride && (200..<300).contains(status))
     }

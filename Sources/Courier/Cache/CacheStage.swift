@@ -54,7 +54,7 @@ struct CacheStage: EscapingNextStage {
         for field in conditions ?? [:] where outgoing.headerFields[field.name] == nil {
             outgoing.headerFields.append(field)
         }
-        if policy == .noCache && outgoing.headerFields[.cacheControl] == nil {
+        if policy == .noCache && !outgoing.headerFields.contains(.cacheControl) {
             // "Always ask the server" holds for caches between us and it, too.
             outgoing.headerFields[.cacheControl] = "max-age=0"
         }
@@ -172,6 +172,6 @@ struct CacheStage: EscapingNextStage {
 
     private static func hasExplicitFreshness(_ response: HTTPResponse) -> Bool {
         let control = CacheControl(response.headerFields[values: .cacheControl])
-        return control.has("max-age") || response.headerFields[.expires] != nil
+        return control.has("max-age") || response.headerFields.contains(.expires)
     }
 }

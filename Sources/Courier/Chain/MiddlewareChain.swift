@@ -31,12 +31,22 @@ struct MiddlewareChain: Sendable {
         to next: @escaping Middleware.Next,
         callsNextExactlyOnce: Bool
     ) -> Middleware.Next {
+        if let stage = middleware as? DedupStage {
+            return { request, body, context in
+                try await stage.intercept(request, body: body, context: context, escapingNext: next)
+            }
+        }
         if let stage = middleware as? any EscapingNextStage {
             return { request, body, context in
                 try await stage.intercept(request, body: body, context: context, escapingNext: next)
             }
         }
         guard callsNextExactlyOnce else {
+            // The stages every call goes through are called as their own types: the call
+            // skips the protocol's witness, an async frame of its own on every call.
+            if let stage = middleware as? RetryStage { return direct(stage, to: next) }
+            if let stage = middleware as? RedirectStage { return direct(stage, to: next) }
+            if let metrics = middleware as? MetricsMiddleware { return direct(metrics, to: next) }
             return { request, body, context in
                 try await middleware.intercept(request, body: body, context: context, next: next)
             }
@@ -59,6 +69,16 @@ struct MiddlewareChain: Sendable {
                 )
             }
             return response
+        }
+    }
+}
+
+extension MiddlewareChain {
+    /// Links a middleware of a type known here; specialized for each, so the closure calls
+    /// the type's own `intercept`.
+    private static func direct<Stage: Middleware>(_ stage: Stage, to next: @escaping Middleware.Next) -> Middleware.Next {
+        { request, body, context in
+            try await stage.intercept(request, body: body, context: context, next: next)
         }
     }
 }

@@ -225,9 +225,16 @@ public final class APIClient: Sendable {
         let call = try prepare(request)
         do {
             let (response, body) = try await chain.entry(call.request, call.body, call.context)
-            try await validate(response, body: body)
+            // The usual case, an accepted status and a body already in memory, goes on
+            // without a suspension.
+            if !configuration.acceptsStatus(response.status) { try await validate(response, body: body) }
             let limit = call.context.options.maxResponseBytes ?? configuration.maxResponseBytes
-            let data = try await body?.collect(upTo: limit) ?? Data()
+            let data: Data
+            if let body, let buffered = try body.collectedIfBuffered(upTo: limit) {
+                data = buffered
+            } else {
+                data = try await body?.collect(upTo: limit) ?? Data()
+            }
             let value: Value
             do {
                 value = try decode(data, response, call.context.record)

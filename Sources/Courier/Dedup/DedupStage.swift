@@ -23,7 +23,8 @@ struct DedupStage: EscapingNextStage {
         guard request.method == .get, body == nil, context.options.deduplicates else {
             return try await next(request, body, context)
         }
-        let context = await Self.withUserPartition(context, request: request, auth: auth)
+        // Without a session the partition is known at once: no call to await.
+        let context = auth == nil ? context : await Self.withUserPartition(context, request: request, auth: auth)
         let key = DedupKey(request, user: context.userPartition ?? UserPartition.withoutSession(request))
         let limit = context.options.maxResponseBytes ?? Int.max
         let shared = try await calls.join(
@@ -37,6 +38,9 @@ struct DedupStage: EscapingNextStage {
     /// Runs the call and reads its body, to be shared by every waiter.
     private static func fetch(_ request: HTTPRequest, context: RequestContext, limit: Int, next: Next) async throws -> SharedResponse {
         let (head, responseBody) = try await next(request, nil, context)
+        if let responseBody, let buffered = try responseBody.collectedIfBuffered(upTo: limit) {
+            return SharedResponse(head: head, body: buffered)
+        }
         return SharedResponse(head: head, body: try await responseBody?.collect(upTo: limit) ?? Data())
     }
 

@@ -21,7 +21,7 @@ struct OfflineQueueStage: Middleware {
             return try await next(request, body, context)
         }
         var request = request
-        if request.headerFields[.idempotencyKey] == nil { request.headerFields[.idempotencyKey] = UUID().uuidString }
+        if !request.headerFields.contains(.idempotencyKey) { request.headerFields[.idempotencyKey] = UUID().uuidString }
         // Only a body held in memory can be stored; a URL with a secret in its query is never stored.
         let storedBody: Data? = body == nil ? Data() : body?.bufferedData
         guard let storedBody, !Self.hasSecretQuery(request) else { return try await next(request, body, context) }

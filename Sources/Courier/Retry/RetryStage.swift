@@ -43,7 +43,7 @@ struct RetryStage: Middleware {
             }
             var attempt = RetryAttempt(
                 method: request.method,
-                hasIdempotencyKey: request.headerFields[.idempotencyKey] != nil,
+                hasIdempotencyKey: request.headerFields.contains(.idempotencyKey),
                 bodyIsReplayable: body?.isReplayable ?? true,
                 attempt: retryContext?.attempt ?? context.attempt
             )
