@@ -156,6 +156,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
         return result
     }
+
     /// The whole body, when it is already in memory: what ``collect(upTo:)`` would return,
     /// without a suspension. `nil` when the body has to be read.
     /// - Parameter maxBytes: The most bytes to accept.

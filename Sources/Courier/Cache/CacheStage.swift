@@ -51,7 +51,7 @@ struct CacheStage: EscapingNextStage {
         key: CacheKey, policy: CachePolicy, context: RequestContext, next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var outgoing = request
-        for field in conditions ?? [:] where outgoing.headerFields[field.name] == nil {
+        for field in conditions ?? [:] where !outgoing.headerFields.contains(field.name) {
             outgoing.headerFields.append(field)
         }
         if policy == .noCache && !outgoing.headerFields.contains(.cacheControl) {

@@ -31,6 +31,8 @@ struct MiddlewareChain: Sendable {
         to next: @escaping Middleware.Next,
         callsNextExactlyOnce: Bool
     ) -> Middleware.Next {
+        // The built-in stages every call goes through are called as their own types: the
+        // call skips the protocol's witness, an async frame of its own on every call.
         if let stage = middleware as? DedupStage {
             return { request, body, context in
                 try await stage.intercept(request, body: body, context: context, escapingNext: next)
@@ -42,8 +44,6 @@ struct MiddlewareChain: Sendable {
             }
         }
         guard callsNextExactlyOnce else {
-            // The stages every call goes through are called as their own types: the call
-            // skips the protocol's witness, an async frame of its own on every call.
             if let stage = middleware as? RetryStage { return direct(stage, to: next) }
             if let stage = middleware as? RedirectStage { return direct(stage, to: next) }
             if let metrics = middleware as? MetricsMiddleware { return direct(metrics, to: next) }
