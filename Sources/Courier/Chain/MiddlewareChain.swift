@@ -33,16 +33,8 @@ struct MiddlewareChain: Sendable {
     ) -> Middleware.Next {
         // The built-in stages every call goes through are called as their own types: the
         // call skips the protocol's witness, an async frame of its own on every call.
-        if let stage = middleware as? DedupStage {
-            return { request, body, context in
-                try await stage.intercept(request, body: body, context: context, escapingNext: next)
-            }
-        }
-        if let stage = middleware as? any EscapingNextStage {
-            return { request, body, context in
-                try await stage.intercept(request, body: body, context: context, escapingNext: next)
-            }
-        }
+        if let stage = middleware as? DedupStage { return directEscaping(stage, to: next) }
+        if let stage = middleware as? any EscapingNextStage { return directEscaping(stage, to: next) }
         guard callsNextExactlyOnce else {
             if let stage = middleware as? RetryStage { return direct(stage, to: next) }
             if let stage = middleware as? RedirectStage { return direct(stage, to: next) }
@@ -79,6 +71,13 @@ extension MiddlewareChain {
     private static func direct<Stage: Middleware>(_ stage: Stage, to next: @escaping Middleware.Next) -> Middleware.Next {
         { request, body, context in
             try await stage.intercept(request, body: body, context: context, next: next)
+        }
+    }
+
+    /// Links a stage that may keep `next` after it returns, handing it the escaping `next`.
+    private static func directEscaping<Stage: EscapingNextStage>(_ stage: Stage, to next: @escaping Middleware.Next) -> Middleware.Next {
+        { request, body, context in
+            try await stage.intercept(request, body: body, context: context, escapingNext: next)
         }
     }
 }
