@@ -23,8 +23,7 @@ struct DedupStage: EscapingNextStage {
         guard request.method == .get, body == nil, context.options.deduplicates else {
             return try await next(request, body, context)
         }
-        // Without a session the partition is known at once: no call to await.
-        let context = auth == nil ? context : await Self.withUserPartition(context, request: request, auth: auth)
+        let context = await Self.withUserPartition(context, request: request, auth: auth)
         let key = DedupKey(request, user: context.userPartition ?? UserPartition.withoutSession(request))
         let limit = context.options.maxResponseBytes ?? Int.max
         let shared = try await calls.join(
