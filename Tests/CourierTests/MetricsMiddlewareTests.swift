@@ -1,6 +1,7 @@
 import Courier
 import CourierTesting
 import Foundation
+import Metrics
 import MetricsTestKit
 import Testing
 
@@ -42,5 +43,34 @@ struct MetricsMiddlewareTests {
         let failures = try metrics.expectCounter(MetricsMiddleware.counterLabel, [("endpoint", "unnamed"), ("method", "GET"), ("outcome", "cannotConnect")])
         #expect(failures.totalValue == 3)
         #expect(metrics.timers.count == 1, "ids in paths never become labels")
+    }
+
+    @Test func theFactoryInPlaceWhenTheMiddlewareIsMadeIsTheOneItRecordsTo() async throws {
+        let metrics = TestMetrics()
+        // swift-metrics' task-local factory stands in for a bootstrapped backend here.
+        let middleware = withMetricsFactory(metrics) { MetricsMiddleware() }
+        #expect(!middleware.recordsNothing)
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: URL(string: "https://api.example.test")!, middleware: [middleware], retryPolicy: .none),
+            transport: MockTransport { _, _ in .json(#"{"ok":true}"#) }
+        )
+        _ = try await client.send(Request<Data>(path: "/ok", name: "things.get"))
+        let success = try metrics.expectCounter(MetricsMiddleware.counterLabel, [("endpoint", "things.get"), ("method", "GET"), ("outcome", "2xx")])
+        #expect(success.totalValue == 1)
+    }
+
+    @Test func withNoBackendCallsPassStraightOnAndStillSucceedOrFail() async throws {
+        let middleware = MetricsMiddleware(factory: NOOPMetricsHandler.instance)
+        #expect(middleware.recordsNothing)
+        let transport = MockTransport { request, _ in request.path == "/ok" ? .json(#"{"ok":true}"#) : .status(.notFound) }
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: URL(string: "https://api.example.test")!, middleware: [middleware], retryPolicy: .none),
+            transport: transport
+        )
+        let response = try await client.send(Request<Data>(path: "/ok"))
+        #expect(response.data == Data(#"{"ok":true}"#.utf8))
+        let error = await courierError { _ = try await client.send(Request<Data>(path: "/missing")) }
+        #expect(error?.code == .notFound)
+        #expect(transport.requests.count == 2)
     }
 }

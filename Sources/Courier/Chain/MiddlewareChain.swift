@@ -38,7 +38,7 @@ struct MiddlewareChain: Sendable {
         guard callsNextExactlyOnce else {
             if let stage = middleware as? RetryStage { return direct(stage, to: next) }
             if let stage = middleware as? RedirectStage { return direct(stage, to: next) }
-            if let metrics = middleware as? MetricsMiddleware { return direct(metrics, to: next) }
+            if let metrics = middleware as? MetricsMiddleware { return metrics.recordsNothing ? next : direct(metrics, to: next) }
             return { request, body, context in
                 try await middleware.intercept(request, body: body, context: context, next: next)
             }

@@ -37,6 +37,12 @@ public struct ClientConfiguration: Sendable {
     public var clock: any CourierClock
     /// Which statuses count as success; others become a ``CourierError``. 2xx by default.
     public var acceptsStatus: @Sendable (HTTPResponse.Status) -> Bool
+    /// The durable queue that keeps queueable writes the server could not receive; `nil`
+    /// (the default) fails them like any request. See ``OfflineQueue``.
+    public var offlineQueue: OfflineQueue?
+    /// The connectivity monitor the client reports to and consults; `nil` by default.
+    /// See ``ConnectivityMonitor``.
+    public var connectivity: ConnectivityMonitor?
 
     /// Makes a configuration.
     /// - Parameters:
@@ -57,13 +63,6 @@ public struct ClientConfiguration: Sendable {
     ///   - clock: The time source.
     ///   - encoder: The JSON encoder; ``JSONCoding/makeEncoder()`` by default.
     ///   - decoder: The JSON decoder; ``JSONCoding/makeDecoder()`` by default.
-    /// The durable queue that keeps queueable writes the server could not receive; `nil`
-    /// (the default) fails them like any request. See ``OfflineQueue``.
-    public var offlineQueue: OfflineQueue?
-    /// The connectivity monitor the client reports to and consults; `nil` by default.
-    /// See ``ConnectivityMonitor``.
-    public var connectivity: ConnectivityMonitor?
-
     public init(
         baseURL: URL,
         middleware: [any Middleware] = [DefaultHeadersMiddleware(), MetricsMiddleware()],

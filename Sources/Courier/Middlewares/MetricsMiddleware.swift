@@ -8,21 +8,31 @@ import Synchronization
 ///   or the ``CourierError/Code`` of a failure);
 /// - `courier_request_duration`, dimensions `endpoint` and `method`: time to the response head.
 ///
-/// Part of the default application middleware. With no metrics backend bootstrapped,
-/// swift-metrics discards the values at almost no cost. The middleware keeps the handles it
-/// makes, one per endpoint, method and outcome, so bootstrap `MetricsSystem` before making
-/// clients (as swift-metrics asks) or pass a `factory`.
+/// Part of the default application middleware. The middleware takes its factory when it is
+/// made, and keeps the handles it makes, one per endpoint, method and outcome, so bootstrap
+/// `MetricsSystem` before making clients (as swift-metrics asks) or pass a `factory`. With
+/// no backend bootstrapped by then, there is nothing to record: the middleware passes calls
+/// straight on (``recordsNothing``).
 public struct MetricsMiddleware: Middleware {
     /// The counter's label.
     public static let counterLabel = "courier_requests_total"
     /// The timer's label.
     public static let timerLabel = "courier_request_duration"
 
-    private let factory: (any MetricsFactory)?
+    private let factory: any MetricsFactory
     private let handles = MetricHandles()
 
+    /// Whether the factory is swift-metrics' no-op one (no backend was bootstrapped when the
+    /// middleware was made), so that calls go straight on, untimed.
+    public let recordsNothing: Bool
+
+    /// Makes the middleware.
+    /// - Parameter factory: The factory that makes the counters and timers; by default,
+    ///   the one bootstrapped in `MetricsSystem` at the time the middleware is made.
     public init(factory: (any MetricsFactory)? = nil) {
+        let factory = factory ?? MetricsSystem.factory
         self.factory = factory
+        self.recordsNothing = factory is NOOPMetricsHandler
     }
 
     /// Times the call and counts its outcome.
@@ -32,6 +42,7 @@ public struct MetricsMiddleware: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if recordsNothing { return try await next(request, body, context) }
         let started = ContinuousClock.now
         do {
             let result = try await next(request, body, context)
@@ -58,12 +69,8 @@ public struct MetricsMiddleware: Middleware {
         let method = request.method.rawValue
         let (counter, timer) = handles.handles(endpoint: endpoint, method: method, outcome: outcome) {
             let dimensions = [("endpoint", endpoint), ("method", method)]
-            if let factory {
-                return (Counter(label: Self.counterLabel, dimensions: dimensions + [("outcome", outcome)], factory: factory),
-                        Timer(label: Self.timerLabel, dimensions: dimensions, factory: factory))
-            }
-            return (Counter(label: Self.counterLabel, dimensions: dimensions + [("outcome", outcome)]),
-                    Timer(label: Self.timerLabel, dimensions: dimensions))
+            return (Counter(label: Self.counterLabel, dimensions: dimensions + [("outcome", outcome)], factory: factory),
+                    Timer(label: Self.timerLabel, dimensions: dimensions, factory: factory))
         }
         counter.increment()
         timer.record(duration: elapsed)

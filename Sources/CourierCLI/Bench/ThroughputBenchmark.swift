@@ -22,6 +22,11 @@ import NIOHTTP1
 /// adds (`Accept`, `User-Agent`, `X-Request-ID`), so the share of the gap that the embedded
 /// server's work on them accounts for can be read off the same run.
 ///
+/// The calibration contenders, `raw_ahc_busy_5us` to `raw_ahc_busy_30us`, run only when named
+/// with `--contenders`: raw AsyncHTTPClient that then keeps its thread busy for that long per
+/// request. They show what a given span of client-side work costs the ratio on this machine,
+/// where the client, the server and the engine's event loops share the cores.
+///
 /// Courier on AsyncHTTPClient runs on the raw contender's own `HTTPClient`, as Courier on
 /// URLSession runs on the raw contender's session: the same pool and the same connections.
 /// With the server in the same process, which event loop a pooled connection lands on
@@ -64,12 +69,13 @@ struct ThroughputBenchmark {
         )
         let pings = DistinctPings(baseURL: baseURL)
 
+        let rawPing: Operation = {
+            let response = try await rawClient.execute(HTTPClientRequest(url: pings.urlString()), timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
+        }
         let allContenders: [(String, Operation)] = [
-            ("raw_ahc", {
-                let response = try await rawClient.execute(HTTPClientRequest(url: pings.urlString()), timeout: .seconds(30))
-                let body = try await response.body.collect(upTo: 1 << 20)
-                _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
-            }),
+            ("raw_ahc", rawPing),
             ("raw_ahc_same_headers", {
                 var request = HTTPClientRequest(url: pings.urlString())
                 request.headers.add(name: "Accept", value: "application/json")
@@ -88,10 +94,21 @@ struct ThroughputBenchmark {
             ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
 
-        if let only, let unknown = only.subtracting(allContenders.map(\.0)).sorted().first {
-            throw UnknownContender(name: unknown, known: allContenders.map(\.0))
+        // Raw AsyncHTTPClient plus a fixed span of busy work on the calling task per request:
+        // how far the ratio falls for a given client-side cost on this machine. Run only
+        // when named.
+        let calibration: [(String, Operation)] = Self.busySpans.map { microseconds in
+            ("raw_ahc_busy_\(microseconds)us", {
+                try await rawPing()
+                Self.busyWait(.microseconds(microseconds))
+            })
         }
-        let contenders = allContenders.filter { only?.contains($0.0) ?? true }
+
+        let known = (allContenders + calibration).map(\.0)
+        if let only, let unknown = only.subtracting(known).sorted().first {
+            throw UnknownContender(name: unknown, known: known)
+        }
+        let contenders = allContenders.filter { only?.contains($0.0) ?? true } + calibration.filter { only?.contains($0.0) ?? false }
         defer { session.invalidateAndCancel() }
         do {
             let sequentialCount = quick ? 1_000 : 5_000
@@ -130,16 +147,18 @@ struct ThroughputBenchmark {
                 sample.cpuMicrosecondsPerOperation, sample.contextSwitchesPerOperation
             ))
         }
-        for (courier, raw) in [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")] {
-            guard let courierSamples = samples[courier], let rawSamples = samples[raw] else { continue }
-            let key = "throughput.\(mode).\(courier)_to_\(raw)"
-            // Both ratios read "1 is as cheap as raw; less is dearer": Courier's rate over raw's,
-            // and raw's CPU time per request over Courier's.
+        let pairs = [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")]
+            + Self.busySpans.map { ("raw_ahc_busy_\($0)us", "raw_ahc") }
+        for (contender, raw) in pairs {
+            guard let contenderSamples = samples[contender], let rawSamples = samples[raw] else { continue }
+            let key = "throughput.\(mode).\(contender)_to_\(raw)"
+            // Both ratios read "1 is as cheap as raw; less is dearer": the contender's rate over
+            // raw's, and raw's CPU time per request over the contender's.
             let ratios = [
-                ("", "requests per second", RoundRatios(courierSamples.rate, rawSamples.rate, rounds: zip(courierSamples.roundRates, rawSamples.roundRates))),
+                ("", "requests per second", RoundRatios(contenderSamples.rate, rawSamples.rate, rounds: zip(contenderSamples.roundRates, rawSamples.roundRates))),
                 ("_cpu", "CPU per request (inverse)", RoundRatios(
-                    rawSamples.cpuMicrosecondsPerOperation, courierSamples.cpuMicrosecondsPerOperation,
-                    rounds: zip(rawSamples.roundCPUPerOperation, courierSamples.roundCPUPerOperation)
+                    rawSamples.cpuMicrosecondsPerOperation, contenderSamples.cpuMicrosecondsPerOperation,
+                    rounds: zip(rawSamples.roundCPUPerOperation, contenderSamples.roundCPUPerOperation)
                 )),
             ]
             for (suffix, label, ratio) in ratios {
@@ -151,11 +170,20 @@ struct ThroughputBenchmark {
                 results.set("\(key)\(suffix)_round_ratio.rounds", ratio.rounds)
                 print(String(
                     format: "  %@ / %@, %@ = %.3f   per round: median %.3f, %.3f to %.3f over %d rounds",
-                    courier as NSString, raw as NSString, label as NSString,
+                    contender as NSString, raw as NSString, label as NSString,
                     ratio.overall, ratio.median, ratio.lowest, ratio.highest, ratio.rounds
                 ))
             }
         }
+    }
+
+    /// The spans of busy work, in microseconds, of the calibration contenders.
+    private static let busySpans = [5, 10, 15, 20, 30]
+
+    /// Keeps the calling thread busy for a span, reading the clock until it has passed.
+    private static func busyWait(_ span: Duration) {
+        let end = ContinuousClock.now.advanced(by: span)
+        while ContinuousClock.now < end {}
     }
 
     private static func rawConfiguration() -> HTTPClient.Configuration {
