@@ -18,7 +18,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer); all by default.")
     var only: String?
 
-    @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time; the calibration contenders raw_ahc_busy_5us … raw_ahc_busy_30us run only when named here.")
+    @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time; the diagnostic contenders (courier_ahc_transport_only, courier_ahc_core, raw_ahc_busy_5us … raw_ahc_busy_30us) run only when named here.")
     var contenders: String?
 
     func run() async throws {

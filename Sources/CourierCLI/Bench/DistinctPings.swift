@@ -18,6 +18,9 @@ final class DistinctPings: Sendable {
     /// An absolute URL string, for raw clients.
     func urlString() -> String { "\(base)/debug/ping?n=\(next())" }
 
+    /// A path with its query, for a hand-built `HTTPRequest`.
+    func pathAndQuery() -> String { "/debug/ping?n=\(next())" }
+
     /// A typed request, for Courier.
     func request<Value>(_ type: Value.Type) -> Request<Value> {
         Request(path: "/debug/ping", query: [URLQueryItem(name: "n", value: String(next()))], name: "bench.ping")

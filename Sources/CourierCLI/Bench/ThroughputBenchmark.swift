@@ -22,10 +22,8 @@ import NIOHTTP1
 /// adds (`Accept`, `User-Agent`, `X-Request-ID`), so the share of the gap that the embedded
 /// server's work on them accounts for can be read off the same run.
 ///
-/// The calibration contenders, `raw_ahc_busy_5us` to `raw_ahc_busy_30us`, run only when named
-/// with `--contenders`: raw AsyncHTTPClient that then keeps its thread busy for that long per
-/// request. They show what a given span of client-side work costs the ratio on this machine,
-/// where the client, the server and the engine's event loops share the cores.
+/// Contenders that take Courier's cost apart, or calibrate what client-side work costs the
+/// ratio, run only when named: see ``ThroughputDiagnostics``.
 ///
 /// Courier on AsyncHTTPClient runs on the raw contender's own `HTTPClient`, as Courier on
 /// URLSession runs on the raw contender's session: the same pool and the same connections.
@@ -94,21 +92,13 @@ struct ThroughputBenchmark {
             ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
 
-        // Raw AsyncHTTPClient plus a fixed span of busy work on the calling task per request:
-        // how far the ratio falls for a given client-side cost on this machine. Run only
-        // when named.
-        let calibration: [(String, Operation)] = Self.busySpans.map { microseconds in
-            ("raw_ahc_busy_\(microseconds)us", {
-                try await rawPing()
-                Self.busyWait(.microseconds(microseconds))
-            })
-        }
+        let diagnostics = ThroughputDiagnostics.contenders(rawPing: rawPing, transport: ahcTransport, baseURL: baseURL, pings: pings)
 
-        let known = (allContenders + calibration).map(\.0)
+        let known = (allContenders + diagnostics).map(\.0)
         if let only, let unknown = only.subtracting(known).sorted().first {
             throw UnknownContender(name: unknown, known: known)
         }
-        let contenders = allContenders.filter { only?.contains($0.0) ?? true } + calibration.filter { only?.contains($0.0) ?? false }
+        let contenders = allContenders.filter { only?.contains($0.0) ?? true } + diagnostics.filter { only?.contains($0.0) ?? false }
         defer { session.invalidateAndCancel() }
         do {
             let sequentialCount = quick ? 1_000 : 5_000
@@ -148,7 +138,7 @@ struct ThroughputBenchmark {
             ))
         }
         let pairs = [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")]
-            + Self.busySpans.map { ("raw_ahc_busy_\($0)us", "raw_ahc") }
+            + ThroughputDiagnostics.names.map { ($0, "raw_ahc") }
         for (contender, raw) in pairs {
             guard let contenderSamples = samples[contender], let rawSamples = samples[raw] else { continue }
             let key = "throughput.\(mode).\(contender)_to_\(raw)"
@@ -175,15 +165,6 @@ struct ThroughputBenchmark {
                 ))
             }
         }
-    }
-
-    /// The spans of busy work, in microseconds, of the calibration contenders.
-    private static let busySpans = [5, 10, 15, 20, 30]
-
-    /// Keeps the calling thread busy for a span, reading the clock until it has passed.
-    private static func busyWait(_ span: Duration) {
-        let end = ContinuousClock.now.advanced(by: span)
-        while ContinuousClock.now < end {}
     }
 
     private static func rawConfiguration() -> HTTPClient.Configuration {
