@@ -103,8 +103,10 @@ struct ThroughputBenchmark {
         do {
             let sequentialCount = quick ? 1_000 : 5_000
             let concurrentCount = quick ? 4_000 : 20_000
-            try await runMode("sequential", contenders, total: sequentialCount, concurrency: 1, into: &results)
-            try await runMode("concurrent_32", contenders, total: concurrentCount, concurrency: Self.concurrency, into: &results)
+            // Each Courier contender beside its engine's raw one; each diagnostic beside raw AsyncHTTPClient.
+            let pairs = [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")] + diagnostics.map { ($0.0, "raw_ahc") }
+            try await runMode("sequential", contenders, pairs: pairs, total: sequentialCount, concurrency: 1, into: &results)
+            try await runMode("concurrent_32", contenders, pairs: pairs, total: concurrentCount, concurrency: Self.concurrency, into: &results)
         } catch {
             try? await rawClient.shutdown()
             throw error
@@ -115,6 +117,7 @@ struct ThroughputBenchmark {
     private func runMode(
         _ mode: String,
         _ contenders: [(String, Operation)],
+        pairs: [(contender: String, raw: String)],
         total: Int,
         concurrency: Int,
         into results: inout BenchResults
@@ -137,8 +140,6 @@ struct ThroughputBenchmark {
                 sample.cpuMicrosecondsPerOperation, sample.contextSwitchesPerOperation
             ))
         }
-        let pairs = [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")]
-            + ThroughputDiagnostics.names.map { ($0, "raw_ahc") }
         for (contender, raw) in pairs {
             guard let contenderSamples = samples[contender], let rawSamples = samples[raw] else { continue }
             let key = "throughput.\(mode).\(contender)_to_\(raw)"

@@ -22,12 +22,7 @@ enum ThroughputDiagnostics {
     private struct Ping: Decodable, Sendable { var ok: Bool }
 
     /// The spans of busy work, in microseconds, of the calibration contenders.
-    static let busySpans = [5, 10, 15, 20, 30]
-
-    /// Every diagnostic contender's name.
-    static var names: [String] {
-        ["courier_ahc_transport_only", "courier_ahc_core"] + busySpans.map { "raw_ahc_busy_\($0)us" }
-    }
+    private static let busySpans = [5, 10, 15, 20, 30]
 
     /// The diagnostic contenders, by name.
     /// - Parameters:
