@@ -103,7 +103,11 @@ let package = Package(
         .target(name: "RadarCore", swiftSettings: strictSwift6),
         .target(
             name: "RadarAPI",
-            dependencies: ["Courier", "CourierWebSocket", "RadarCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Courier", "CourierWebSocket", "RadarCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strictSwift6
         ),
         .target(name: "ClarityCore", swiftSettings: strictSwift6),
@@ -171,6 +175,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSwift6
         ),
     ],

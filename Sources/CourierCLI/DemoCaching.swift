@@ -32,9 +32,14 @@ struct DemoCaching {
         let demo = ReferenceServerConfiguration()
         let user = try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
 
-        try await showRepositories(IntervalsClient(client: clarity.client), clock: cacheClock)
+        // The intervals paths are relative to /api/v1: the client normalises the server's address.
+        let intervals = IntervalsClient(baseURL: baseURL, transport: transport) {
+            $0.cache = cache
+            $0.auth = clarity.session
+        }
+        try await showRepositories(intervals, clock: cacheClock)
         try await showClarity(clarity, user: user)
-        try await showStaleWhileRevalidate(RadarClient(client: clarity.client), clock: cacheClock)
+        try await showStaleWhileRevalidate(RadarClient(client: clarity.client.rebased(to: baseURL)), clock: cacheClock)
         try await showDedup()
         let usage = try disk.usage
         print("  the disk tier holds \(usage.entries) responses (\(usage.bytes) bytes) in an owner-only SQLite file")
@@ -50,11 +55,11 @@ struct DemoCaching {
         let listGets = await server.requestCount(method: "GET", path: "/api/v1/activities")
         print("  activities listed twice → \(activities.count) activities, \(listGets) server call (the second came from the cache)")
         let week = try await intervals.wellness.range(from: CalendarDay("2026-11-14")!, through: CalendarDay("2026-11-20")!)
-        if let first = week.first, let last = week.last {
-            print("  wellness 14–20 Nov: \(week.count) days, fitness \(first.ctl) → \(last.ctl), form \(String(format: "%.1f", last.form))")
+        if let before = week.first?.ctl, let after = week.last?.ctl, let form = week.last?.form {
+            print("  wellness 14–20 Nov: \(week.count) days, fitness \(before) → \(after), form \(String(format: "%.1f", form))")
         }
         clock.advance(by: .seconds(301))
-        let stale = try await intervals.client.send(IntervalsEndpoints.activities(limit: 100))
+        let stale = try await intervals.client.send(IntervalsEndpoints.activities())
         print("  five minutes later (cache clock) → \(stale.metrics.cacheStatus): If-None-Match answered 304, stored body reused")
         var ride = activities[0]
         ride.name = "Renamed from the demo"

@@ -29,12 +29,13 @@ struct DemoOffline {
         let demo = ReferenceServerConfiguration()
         let tokens = try await server.issueTokens(email: demo.demoEmail)
         try await clarity.session.signIn(tokens.credential(issuedAt: Date()))
+        let radar = RadarClient(client: clarity.client.rebased(to: baseURL))
         var events = queue.events().makeAsyncIterator()
 
         var queued: [String] = []
         let tooLong = String(repeating: "x", count: 300)
         for topic in ["Offline note 1", "Offline note 2", tooLong, "Offline note 3"] {
-            if case .queued(let id) = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: topic)) { queued.append(id) }
+            if case .queued(let id) = try await radar.client.sendOrQueue(RadarEndpoints.create(topic: topic)) { queued.append(id) }
         }
         print("  the device is offline: \(queued.count) writes queued (one with a topic the server will refuse), none tried; the caller got .queued, not an error")
         let bytes = (try? Data(contentsOf: file)) ?? Data()
@@ -63,7 +64,7 @@ struct DemoOffline {
         await settle(queued.count)
 
         server.faults.inject(.dropConnection, count: 1, method: "POST", path: "/api/radars")
-        if case .queued(let id) = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "Offline note 4")) {
+        if case .queued(let id) = try await radar.client.sendOrQueue(RadarEndpoints.create(topic: "Offline note 4")) {
             queued.append(id)
             print("  the next write's connection drops before the answer → queued too, with its Idempotency-Key")
         }
@@ -71,7 +72,6 @@ struct DemoOffline {
         await settle(queued.count)
 
         let posts = await server.requestCount(method: "POST", path: "/api/radars")
-        let radar = RadarClient(client: clarity.client)
         let notes = try await radar.list(limit: 100).items.filter { $0.topic.hasPrefix("Offline note") }
         print("  the server saw \(posts) POSTs and holds \(notes.count) offline notes, in order: \(notes.reversed().map(\.topic) == (1...4).map { "Offline note \($0)" })")
         for dead in try await queue.deadLetters() {

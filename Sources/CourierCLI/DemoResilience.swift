@@ -29,12 +29,12 @@ struct DemoResilience {
 
         print("\n── Idempotency: a POST with a key survives a dropped connection, applied once")
         await server.resetCounters()
-        let before = try await radar.list(limit: 100).total
+        let before = try await radar.list(limit: 100).total ?? 0
         server.faults.inject(.dropConnection, count: 1, method: "POST", path: "/api/radars")
         var create = RadarEndpoints.create(topic: "Will the connection drop?")
         create.options.idempotencyKey = UUID().uuidString
         let created = try await radar.client.send(create)
-        let after = try await radar.list(limit: 100).total
+        let after = try await radar.list(limit: 100).total ?? 0
         let posts = await server.requestCount(method: "POST", path: "/api/radars")
         print("  connection dropped once → created \(created.value.id) after \(created.metrics.attempts) attempts; the server saw \(posts) POSTs and holds \(after - before) new radar")
         report.set("idempotency", "post_attempts", posts)

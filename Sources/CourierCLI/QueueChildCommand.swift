@@ -40,12 +40,13 @@ struct QueueChildCommand: AsyncParsableCommand {
             configuration.offlineQueue = queue
             configuration.retryPolicy = .none
         }
+        let radar = clarity.client.rebased(to: url)
         do {
             switch mode {
             case .enqueue:
                 var queued = 0
                 for index in 0..<count {
-                    if case .queued = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "\(prefix)-\(index)")) { queued += 1 }
+                    if case .queued = try await radar.sendOrQueue(RadarEndpoints.create(topic: "\(prefix)-\(index)")) { queued += 1 }
                 }
                 print("queued \(queued)")
             case .replay:

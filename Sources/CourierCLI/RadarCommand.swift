@@ -19,7 +19,8 @@ struct RadarCommand: AsyncParsableCommand {
 
         func run() async throws {
             let page = try await server.withRadarClient { try await $0.list(limit: limit, offset: offset) }
-            print("\(page.items.count) of \(page.total) radars")
+            // The total comes from `X-Total-Count` when the server sends one; the body is the bare list.
+            print(page.total.map { "\(page.items.count) of \($0) radars" } ?? "\(page.items.count) radars")
             for radar in page.items { print(RadarFormatting.line(radar)) }
         }
     }
@@ -89,7 +90,7 @@ struct RadarCommand: AsyncParsableCommand {
 
         func run() async throws {
             let trend = try await server.withRadarClient { try await $0.trends(id: id, days: days) }
-            for point in trend.points { print(RadarFormatting.line(point)) }
+            for point in trend.data { print(RadarFormatting.line(point)) }
         }
     }
 

@@ -19,7 +19,7 @@ enum RadarFormatting {
 
     static func detail(_ radar: Radar) -> String {
         var lines = [line(radar)]
-        if let interpretation = radar.interpretation { lines.append("  reads as: \(interpretation.text) [\(interpretation.category)]") }
+        lines.append("  reads as: \(radar.interpretation.text) [\(radar.interpretation.category)]")
         lines.append(contentsOf: radar.opinions.prefix(5).map(line))
         if radar.opinions.count > 5 { lines.append("  … \(radar.opinions.count - 5) more") }
         return lines.joined(separator: "\n")

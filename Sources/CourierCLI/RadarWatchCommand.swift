@@ -26,7 +26,7 @@ struct RadarWatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await server.withSession { clarity in
-            let baseURL = clarity.client.configuration.baseURL
+            let baseURL = try server.baseURL()
             guard let url = RadarLiveEndpoints.webSocketURL(baseURL: baseURL, radarId: id) else {
                 throw ValidationError("cannot make a WebSocket URL from \(baseURL.absoluteString)")
             }

@@ -125,7 +125,38 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// Runs `body` with a Radar client signed in as the stored (or demo) account.
+    ///
+    /// With no credential stored, the request goes out unsigned first: a server built to seed
+    /// 000 alone may have no sign-in at all. Only when it answers 401 does the command sign in
+    /// (as ``withSession(signInIfNeeded:_:)`` does) and run `body` again; a 401 means the first
+    /// request changed nothing.
     func withRadarClient<T>(_ body: (RadarClient) async throws -> T) async throws -> T {
-        try await withSession { clarity in try await body(RadarClient(client: clarity.client)) }
+        if try await FileCredentialStore(url: try credentialFile()).load() == nil {
+            let transport = AsyncHTTPClientTransport()
+            do {
+                let client = APIClient(baseURL: RadarEndpoints.root.serverURL(for: try baseURL()), transport: transport)
+                let result = try await body(RadarClient(client: client))
+                try await transport.shutdown()
+                return result
+            } catch let error as CourierError where error.code == .unauthorized {
+                try? await transport.shutdown()
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
+        }
+        return try await withSession { clarity in
+            try await body(RadarClient(client: APIClient(
+                configuration: Self.radarConfiguration(from: clarity.client.configuration), transport: clarity.client.transport
+            )))
+        }
+    }
+
+    /// The signed client's configuration, for the Radar API: the CLARITY client's base URL
+    /// ends in `/api/v1`; Radar's paths start at the server's top.
+    private static func radarConfiguration(from signed: ClientConfiguration) -> ClientConfiguration {
+        var configuration = signed
+        configuration.baseURL = RadarEndpoints.root.serverURL(for: APIRoot("/api/v1").serverURL(for: signed.baseURL))
+        return configuration
     }
 }

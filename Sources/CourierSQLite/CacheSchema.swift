@@ -9,6 +9,9 @@ import GRDB
 ///   storage's clock.
 /// - `variant_by_last_use`: the index the LRU eviction walks, in (`last_used_at`, `id`) order
 ///   (SQLite keeps the row id at the end of every index entry).
+/// - `variant_prefix`: a digest of every URL prefix a variant lies under (``Courier/CachePrefix``),
+///   so that ``SQLiteCacheStorage/removeAll(under:)`` finds a collection's rows by index without
+///   reading payloads; a trigger removes a variant's prefixes with it.
 /// - `cache_usage`: one row with the total cost and count, kept exact by triggers inside the
 ///   same transactions that change `variant`, so the budget check reads one row, not the table.
 enum CacheSchema {
@@ -41,6 +44,22 @@ enum CacheSchema {
                 END;
                 CREATE TRIGGER variant_removed AFTER DELETE ON variant BEGIN
                     UPDATE cache_usage SET bytes = bytes - OLD.cost, entries = entries - 1;
+                END;
+                """)
+        }
+        migrator.registerMigration("v2: url prefixes") { db in
+            // Rows stored before this version have no prefixes and could not be invalidated
+            // by one: a cache may drop what it holds, so they go.
+            try db.execute(sql: """
+                DELETE FROM variant;
+                CREATE TABLE variant_prefix (
+                    variant_id INTEGER NOT NULL,
+                    prefix_digest BLOB NOT NULL
+                );
+                CREATE INDEX variant_prefix_by_digest ON variant_prefix (prefix_digest);
+                CREATE INDEX variant_prefix_by_variant ON variant_prefix (variant_id);
+                CREATE TRIGGER variant_prefixes_removed AFTER DELETE ON variant BEGIN
+                    DELETE FROM variant_prefix WHERE variant_id = OLD.id;
                 END;
                 """)
         }

@@ -51,6 +51,11 @@ struct EntryProtection: Sendable {
         digest(domain: "partition", parts: [partition])
     }
 
+    /// A digest of a URL prefix (``Courier/CachePrefix``), for removing a collection.
+    func digest(ofPrefix prefix: String) -> Data {
+        digest(domain: "prefix", parts: [prefix])
+    }
+
     /// The column that tells variants apart: a digest of the sorted `Vary` values.
     func digest(ofVaryValues varyValues: [String: String?]) -> Data {
         let sorted = varyValues.sorted { $0.key < $1.key }

@@ -127,6 +127,7 @@ public final class SQLiteCacheStorage: CacheStorage {
         let payload = try protection.seal(VariantPayload(key: key, response: response).encoded())
         let row = VariantTable.NewRow(
             keyDigest: protection.digest(of: key),
+            prefixDigests: CachePrefix.prefixes(of: key.url).map(protection.digest(ofPrefix:)),
             varyDigest: protection.digest(ofVaryValues: response.varyValues),
             partitionDigest: protection.digest(ofPartition: key.partition),
             payload: payload,
@@ -161,6 +162,17 @@ public final class SQLiteCacheStorage: CacheStorage {
         try await database.write { db in
             try self.applyPendingLastUses(in: db)
             try VariantTable.deletePartition(partitionDigest, in: db)
+        }
+    }
+
+    /// Removes every response, in every partition, whose URL lies under a prefix (see
+    /// ``Courier/CachePrefix``), found by the prefix's digest without reading payloads.
+    /// - Parameter prefix: An absolute URL such as `https://api.example.com/api/radars`.
+    public func removeAll(under prefix: String) async throws {
+        let prefixDigest = protection.digest(ofPrefix: CachePrefix.normalized(prefix))
+        try await database.write { db in
+            try self.applyPendingLastUses(in: db)
+            try VariantTable.deleteUnder(prefixDigest: prefixDigest, in: db)
         }
     }
 

@@ -110,13 +110,19 @@ public final class SQLiteQueueStorage: QueueStorage {
             body: row["body"] ?? Data(), idempotencyKey: key,
             createdAt: Date(timeIntervalSince1970: row["created_at"] ?? 0), attempts: row["attempts"] ?? 0,
             lastError: row["last_error"], nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"] ?? 0),
-            state: state, deadLetterStatus: row["dead_letter_status"], deadLetterBody: row["dead_letter_body"]
+            state: state, deadLetterStatus: row["dead_letter_status"], deadLetterBody: row["dead_letter_body"],
+            account: row["account"], invalidates: lines(from: row["invalidates"] ?? "")
         )
     }
 
     /// Header fields as lines of `name: value` (names and values hold no line breaks).
     private static func text(of fields: [QueuedRequest.Field]) -> String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    /// URLs, one a line (a URL holds no line break).
+    private static func lines(from text: String) -> [String] {
+        text.split(separator: "\n").map(String.init)
     }
 
     private static func fields(from text: String) -> [QueuedRequest.Field] {
@@ -142,14 +148,16 @@ public final class SQLiteQueueStorage: QueueStorage {
                 try await database.write { db in
                     let insert = try db.cachedStatement(sql: """
                         INSERT INTO queued_write (id, queue, method, url, fields, body, idempotency_key, created_at,
-                            attempts, last_error, next_attempt_at, state, dead_letter_status, dead_letter_body)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            attempts, last_error, next_attempt_at, state, dead_letter_status, dead_letter_body,
+                            account, invalidates)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
                     for item in items {
                         try insert.execute(arguments: [
                             item.id, item.queue, item.method, item.url, Self.text(of: item.fields), item.body, item.idempotencyKey,
                             item.createdAt.timeIntervalSince1970, item.attempts, item.lastError,
                             item.nextAttemptAt.timeIntervalSince1970, item.state.rawValue, item.deadLetterStatus, item.deadLetterBody,
+                            item.account, item.invalidates.joined(separator: "\n"),
                         ])
                     }
                 }
@@ -182,6 +190,12 @@ public final class SQLiteQueueStorage: QueueStorage {
                     dead_letter_body TEXT
                 )
                 """)
+        }
+        migrator.registerMigration("queued_write v2: account and invalidates") { db in
+            // Writes queued before this version belong to no account: they are delivered as
+            // before, to whoever is signed in.
+            try db.execute(sql: "ALTER TABLE queued_write ADD COLUMN account TEXT")
+            try db.execute(sql: "ALTER TABLE queued_write ADD COLUMN invalidates TEXT NOT NULL DEFAULT ''")
         }
         return migrator
     }

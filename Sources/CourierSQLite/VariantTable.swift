@@ -17,6 +17,8 @@ enum VariantTable {
     /// A row to insert.
     struct NewRow: Sendable {
         var keyDigest: Data
+        /// Digests of the URL prefixes the variant lies under.
+        var prefixDigests: [Data]
         var varyDigest: Data
         var partitionDigest: Data
         var payload: Data
@@ -40,7 +42,18 @@ enum VariantTable {
                 """,
             arguments: [row.keyDigest, row.varyDigest, row.partitionDigest, row.payload, row.payload.count, row.now, row.now]
         )
-        return db.lastInsertedRowID
+        let id = db.lastInsertedRowID
+        let insertPrefix = try db.cachedStatement(sql: "INSERT INTO variant_prefix (variant_id, prefix_digest) VALUES (?, ?)")
+        for digest in row.prefixDigests { try insertPrefix.execute(arguments: [id, digest]) }
+        return id
+    }
+
+    /// Deletes every variant that lies under a prefix digest.
+    static func deleteUnder(prefixDigest: Data, in db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM variant WHERE id IN (SELECT variant_id FROM variant_prefix WHERE prefix_digest = ?)",
+            arguments: [prefixDigest]
+        )
     }
 
     /// Deletes the variant with these key and vary digests, if any. (A plain `DELETE`, not

@@ -1,6 +1,7 @@
 public import Courier
 public import Foundation
 public import RadarCore
+import HTTPTypes
 
 /// A client for the Radar API on Courier.
 ///
@@ -27,20 +28,36 @@ public struct RadarClient: Sendable {
 
     /// Makes a Radar client with the default chain and a bearer token.
     /// - Parameters:
-    ///   - baseURL: The server, such as `http://127.0.0.1:8080`.
+    ///   - baseURL: The server, such as `https://api.radar.app` as seed 000 gives it; a URL
+    ///     that already ends in `/api` works too (``RadarEndpoints/root``).
     ///   - transport: The engine.
     ///   - token: The bearer token.
     ///   - networkMiddleware: Per-attempt middleware, such as a ``Courier/LoggingMiddleware``.
     public init(baseURL: URL, transport: any Transport, token: String, networkMiddleware: [any Middleware] = []) {
-        var configuration = ClientConfiguration(baseURL: baseURL)
+        var configuration = ClientConfiguration(baseURL: RadarEndpoints.root.serverURL(for: baseURL))
         configuration.middleware.append(BearerTokenMiddleware(token: token))
         configuration.networkMiddleware = networkMiddleware
         self.client = APIClient(configuration: configuration, transport: transport)
     }
 
-    /// One page of radars. See ``RadarEndpoints/list(limit:offset:)``.
+    /// One page of radars, with the total when the server sends `X-Total-Count` (the
+    /// documented body is the bare array). See ``RadarEndpoints/list(limit:offset:)``.
     public func list(limit: Int = 20, offset: Int = 0) async throws -> RadarPage {
-        try await client.value(for: RadarEndpoints.list(limit: limit, offset: offset))
+        Self.page(try await client.send(RadarEndpoints.list(limit: limit, offset: offset)), limit: limit, offset: offset)
+    }
+
+    /// A page made from the list's answer: the array, and the total from `X-Total-Count` when
+    /// the server sent a valid one.
+    /// - Parameters:
+    ///   - response: The answer to ``RadarEndpoints/list(limit:offset:)``.
+    ///   - limit: The page size asked for.
+    ///   - offset: The offset asked for.
+    public static func page(_ response: Response<[Radar]>, limit: Int, offset: Int) -> RadarPage {
+        let total = HTTPField.Name(RadarPage.totalCountHeader)
+            .flatMap { response.headers[$0] }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            .flatMap { $0 >= 0 ? $0 : nil }
+        return RadarPage(items: response.value, total: total, limit: limit, offset: offset)
     }
 
     /// One radar. See ``RadarEndpoints/get(id:)``.

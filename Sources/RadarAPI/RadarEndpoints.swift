@@ -4,16 +4,29 @@ public import RadarCore
 
 /// The Radar API's endpoints as typed requests.
 ///
-/// Each function returns a ``Courier/Request`` value; send it with any ``Courier/APIClient``,
-/// or use ``RadarClient``, which does so for you.
+/// Each function returns a ``Courier/Request`` value; send it with any ``Courier/APIClient``
+/// whose base URL is the server (as seed 000 gives it, `https://api.radar.app`: the paths
+/// start with ``root``), or use ``RadarClient``, which does so for you.
+///
+/// Writes declare the collection they change (``Courier/RequestOptions/invalidates``), so a
+/// client with an ``Courier/HTTPCache`` drops every cached page of the list after them.
 public enum RadarEndpoints {
-    /// `GET /api/radars?limit&offset`: one page of the user's radars, newest first.
+    /// The prefix every Radar path starts with, `/api`. ``RadarClient`` accepts a base URL
+    /// with or without it (``Courier/APIRoot/serverURL(for:)``).
+    public static let root = APIRoot("/api")
+
+    /// The collection every radar belongs to, `/api/radars`: what a write invalidates in the cache.
+    public static let collectionPath = "/api/radars"
+
+    /// `GET /api/radars?limit&offset`: one page of the user's radars, newest first, as the
+    /// bare JSON array the document defines. The server may send the total in `X-Total-Count`
+    /// (see ``RadarClient/list(limit:offset:)``).
     /// - Parameters:
     ///   - limit: The page size, 1…100.
     ///   - offset: How many radars to skip.
-    public static func list(limit: Int = 20, offset: Int = 0) -> Request<RadarPage> {
+    public static func list(limit: Int = 20, offset: Int = 0) -> Request<[Radar]> {
         Request(
-            path: "/api/radars",
+            path: collectionPath,
             query: [URLQueryItem(name: "limit", value: "\(limit)"), URLQueryItem(name: "offset", value: "\(offset)")],
             name: "radar.list"
         )
@@ -30,24 +43,25 @@ public enum RadarEndpoints {
     ///   - topic: The topic, 1…200 characters.
     ///   - isPublic: Whether other users may see the radar.
     public static func create(topic: String, isPublic: Bool? = nil) -> Request<Radar> {
-        Request(
+        write(Request(
             method: .post,
-            path: "/api/radars",
+            path: collectionPath,
             body: .json(CreateRadarRequest(topic: topic, isPublic: isPublic)),
             name: "radar.create"
-        )
+        ))
     }
 
-    /// `DELETE /api/radars/{id}`: stops tracking a topic.
+    /// `DELETE /api/radars/{id}`: stops tracking a topic. The answer's body (an empty JSON
+    /// object, or nothing) is not read.
     /// - Parameter id: The radar's id.
     public static func delete(id: String) -> Request<Void> {
-        Request(method: .delete, path: radarPath(id), name: "radar.delete")
+        write(Request(method: .delete, path: radarPath(id), name: "radar.delete"))
     }
 
     /// `POST /api/radars/{id}/refresh`: polls the models again and returns the updated radar.
     /// - Parameter id: The radar's id.
     public static func refresh(id: String) -> Request<Radar> {
-        Request(method: .post, path: radarPath(id) + "/refresh", name: "radar.refresh")
+        write(Request(method: .post, path: radarPath(id) + "/refresh", name: "radar.refresh"))
     }
 
     /// `GET /api/radars/{id}/opinions`: the radar's opinions, newest first.
@@ -75,6 +89,14 @@ public enum RadarEndpoints {
     }
 
     private static func radarPath(_ id: String) -> String {
-        "/api/radars/" + RequestTarget.pathSegment(id)
+        collectionPath + "/" + RequestTarget.pathSegment(id)
+    }
+
+    /// A write to the collection: invalidates every cached variant of it (pages, radars,
+    /// opinions and trends) once it succeeds.
+    private static func write<Value>(_ request: Request<Value>) -> Request<Value> {
+        var request = request
+        request.options.invalidates = [collectionPath]
+        return request
     }
 }

@@ -10,7 +10,7 @@ public enum RadarLiveEndpoints {
     ///   - radarId: The radar's id.
     /// - Returns: The WebSocket URL, or `nil` if `baseURL` is not an http(s) URL.
     public static func webSocketURL(baseURL: URL, radarId: String) -> URL? {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { return nil }
+        guard var components = URLComponents(url: RadarEndpoints.root.serverURL(for: baseURL), resolvingAgainstBaseURL: false) else { return nil }
         switch components.scheme?.lowercased() {
         case "http": components.scheme = "ws"
         case "https": components.scheme = "wss"

@@ -14,7 +14,7 @@ public import RadarCore
 /// SwiftUI follows ``snapshots()``.
 ///
 /// ```swift
-/// let live = RadarLiveView(radarId: "r_1", client: clarity.client)
+/// let live = RadarLiveView(radarId: "r_1", client: radar.client)
 /// live.start()
 /// for await snapshot in live.snapshots() {
 ///     print(snapshot.radar?.opinions.count ?? 0, snapshot.connection)

@@ -1,6 +1,16 @@
 public import Foundation
 
 /// A topic a user tracks, with the opinions AI models have given on it.
+///
+/// On the wire (seed 000), every field is present; dates are ISO 8601:
+/// ```json
+/// {"id": "r_1", "userId": "u_1", "topic": "Is Swift on the server ready?",
+///  "interpretation": {"text": "…", "category": "technology", "subCategory": "programming",
+///                     "tags": ["swift"], "sentiment": "neutral"},
+///  "position": "for", "opinions": [], "lastPolledAt": "2026-01-01T10:00:00Z",
+///  "refreshCount": 0, "createdAt": "2026-01-01T10:00:00Z", "updatedAt": "2026-01-01T10:00:00Z",
+///  "isPublic": false}
+/// ```
 public struct Radar: Codable, Sendable, Hashable, Identifiable {
     /// The radar's unique identifier.
     public var id: String
@@ -8,14 +18,15 @@ public struct Radar: Codable, Sendable, Hashable, Identifiable {
     public var userId: String
     /// The topic being tracked, as the user wrote it.
     public var topic: String
-    /// How the backend understood the topic, once it has been interpreted.
-    public var interpretation: Interpretation?
+    /// How the backend understood the topic.
+    public var interpretation: Interpretation
     /// The overall stance, derived from the opinions weighted by their confidence.
     public var position: Position
     /// The opinions gathered so far.
     public var opinions: [Opinion]
-    /// When the models were last asked for opinions, if ever.
-    public var lastPolledAt: Date?
+    /// When the models were last asked for opinions (when the radar was created, until its
+    /// first refresh).
+    public var lastPolledAt: Date
     /// How many times the radar has been refreshed.
     public var refreshCount: Int
     /// When the radar was created.
@@ -30,10 +41,10 @@ public struct Radar: Codable, Sendable, Hashable, Identifiable {
     ///   - id: The radar's unique identifier.
     ///   - userId: The identifier of the owning user.
     ///   - topic: The topic being tracked.
-    ///   - interpretation: How the topic was understood, if it has been interpreted.
+    ///   - interpretation: How the topic was understood.
     ///   - position: The overall stance.
     ///   - opinions: The opinions gathered so far.
-    ///   - lastPolledAt: When the models were last asked, if ever.
+    ///   - lastPolledAt: When the models were last asked.
     ///   - refreshCount: How many times the radar has been refreshed.
     ///   - createdAt: When the radar was created.
     ///   - updatedAt: When the radar last changed.
@@ -42,10 +53,10 @@ public struct Radar: Codable, Sendable, Hashable, Identifiable {
         id: String,
         userId: String,
         topic: String,
-        interpretation: Interpretation? = nil,
+        interpretation: Interpretation,
         position: Position = .neutral,
         opinions: [Opinion] = [],
-        lastPolledAt: Date? = nil,
+        lastPolledAt: Date,
         refreshCount: Int = 0,
         createdAt: Date,
         updatedAt: Date,
@@ -63,4 +74,9 @@ public struct Radar: Codable, Sendable, Hashable, Identifiable {
         self.updatedAt = updatedAt
         self.isPublic = isPublic
     }
+}
+
+extension Radar {
+    /// The stance of a radar or an opinion; the document nests it as `Radar.Position`.
+    public typealias Position = RadarCore.Position
 }

@@ -9,6 +9,8 @@ public import Foundation
 /// case .unknown(let type, _): logger.info("skipping unknown update type \(type)")
 /// }
 /// ```
+///
+/// The wire form is described on ``RadarUpdate``.
 public enum RadarUpdateMessage: Sendable, Hashable, Codable {
     /// A known update.
     case update(RadarUpdate)
@@ -19,12 +21,18 @@ public enum RadarUpdateMessage: Sendable, Hashable, Codable {
         case type, radarId, data
     }
 
-    private struct PositionData: Codable {
-        var position: Position
+    /// The case names of the document's `UpdateData` enum.
+    private enum PayloadKeys: String, CodingKey {
+        case opinion, position, radar
     }
 
-    /// Decodes the tagged object strictly: `type` and `radarId` are required for every
-    /// message, `data` for known types; `data` must match `radarId`.
+    /// The key Swift's `Codable` gives an enum case's unlabelled associated value.
+    private enum AssociatedValueKeys: String, CodingKey {
+        case value = "_0"
+    }
+
+    /// Decodes the message strictly: `type` and `radarId` are required for every message,
+    /// `data` for known types; `data` must match `radarId`.
     /// - Throws: `DecodingError` when the message is malformed.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -33,11 +41,11 @@ public enum RadarUpdateMessage: Sendable, Hashable, Codable {
         let update: RadarUpdate
         switch type {
         case "newOpinion":
-            update = .newOpinion(try container.decode(Opinion.self, forKey: .data))
+            update = .newOpinion(try Self.payload(Opinion.self, case: .opinion, in: container))
         case "positionChange":
-            update = .positionChange(radarId: radarId, position: try container.decode(PositionData.self, forKey: .data).position)
+            update = .positionChange(radarId: radarId, position: try Self.payload(Position.self, case: .position, in: container))
         case "refresh":
-            update = .refresh(try container.decode(Radar.self, forKey: .data))
+            update = .refresh(try Self.payload(Radar.self, case: .radar, in: container))
         default:
             self = .unknown(type: type, radarId: radarId)
             return
@@ -52,17 +60,38 @@ public enum RadarUpdateMessage: Sendable, Hashable, Codable {
         self = .update(update)
     }
 
-    /// Encodes the tagged object; an unknown message encodes without `data`.
+    /// Reads `data` as the document's enum (`{"opinion": {"_0": …}}`) or, failing that, as the
+    /// bare payload; for a position, `{"position": "against"}` counts as bare.
+    private static func payload<Payload: Decodable>(
+        _: Payload.Type, case name: PayloadKeys, in container: KeyedDecodingContainer<CodingKeys>
+    ) throws -> Payload {
+        if let tagged = try? container.nestedContainer(keyedBy: PayloadKeys.self, forKey: .data), tagged.contains(name) {
+            if let value = try? tagged.nestedContainer(keyedBy: AssociatedValueKeys.self, forKey: name) {
+                return try value.decode(Payload.self, forKey: .value)
+            }
+            if Payload.self == Position.self { return try tagged.decode(Payload.self, forKey: name) }
+        }
+        return try container.decode(Payload.self, forKey: .data)
+    }
+
+    /// Encodes the document's form; an unknown message encodes without `data`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .update(let update):
             try container.encode(update.type, forKey: .type)
             try container.encode(update.radarId, forKey: .radarId)
+            var data = container.nestedContainer(keyedBy: PayloadKeys.self, forKey: .data)
             switch update {
-            case .newOpinion(let opinion): try container.encode(opinion, forKey: .data)
-            case .positionChange(_, let position): try container.encode(PositionData(position: position), forKey: .data)
-            case .refresh(let radar): try container.encode(radar, forKey: .data)
+            case .newOpinion(let opinion):
+                var value = data.nestedContainer(keyedBy: AssociatedValueKeys.self, forKey: .opinion)
+                try value.encode(opinion, forKey: .value)
+            case .positionChange(_, let position):
+                var value = data.nestedContainer(keyedBy: AssociatedValueKeys.self, forKey: .position)
+                try value.encode(position, forKey: .value)
+            case .refresh(let radar):
+                var value = data.nestedContainer(keyedBy: AssociatedValueKeys.self, forKey: .radar)
+                try value.encode(radar, forKey: .value)
             }
         case .unknown(let type, let radarId):
             try container.encode(type, forKey: .type)

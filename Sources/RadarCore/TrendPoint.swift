@@ -11,7 +11,7 @@ public struct TrendPoint: Codable, Sendable, Hashable {
     /// How many opinions that day were neutral.
     public var neutralCount: Int
     /// How many opinions were recorded that day.
-    public var total: Int
+    public var totalOpinions: Int
     /// The mean confidence of that day's opinions, or 0 when there were none.
     public var averageConfidence: Double
 
@@ -21,21 +21,21 @@ public struct TrendPoint: Codable, Sendable, Hashable {
     ///   - forCount: Opinions for the topic.
     ///   - againstCount: Opinions against the topic.
     ///   - neutralCount: Neutral opinions.
-    ///   - total: All opinions that day.
+    ///   - totalOpinions: All opinions that day.
     ///   - averageConfidence: The mean confidence, or 0 when there were none.
     public init(
         date: Date,
         forCount: Int,
         againstCount: Int,
         neutralCount: Int,
-        total: Int,
+        totalOpinions: Int,
         averageConfidence: Double
     ) {
         self.date = date
         self.forCount = forCount
         self.againstCount = againstCount
         self.neutralCount = neutralCount
-        self.total = total
+        self.totalOpinions = totalOpinions
         self.averageConfidence = averageConfidence
     }
 }

@@ -11,3 +11,8 @@ extension HTTPFields {
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 }
+
+extension HeaderName {
+    /// `X-Total-Count`: how many items a list has in all, beside a page of it.
+    static let totalCount = HeaderName("X-Total-Count")!
+}

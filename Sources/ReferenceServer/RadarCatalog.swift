@@ -66,7 +66,7 @@ struct RadarCatalog: Sendable {
             interpretation: interpreter.interpret(topic),
             position: StanceTally(opinions).position,
             opinions: opinions,
-            lastPolledAt: nil,
+            lastPolledAt: now,
             refreshCount: 0,
             createdAt: now,
             updatedAt: now,

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import RadarCore
 
-/// The Radar API under `/api`: radars, their opinions and trends, and topic interpretation.
+/// The Radar API under `/api`, as seed 000 defines it: radars (the list is a bare JSON array,
+/// with `X-Total-Count` beside it), their opinions and trends, and topic interpretation.
 ///
 /// Every route needs an access token (``AccessTokenMiddleware`` runs first) and answers JSON;
 /// failures are thrown as ``APIError`` and rendered by ``APIErrorMiddleware``. A user sees their
@@ -53,7 +54,9 @@ struct RadarRoutes: Sendable {
         let query = QueryItems(rawQuery: request.uri.query)
         let limit = try query.integer("limit", default: Self.defaultPageLimit, in: 1...100)
         let offset = try query.integer("offset", default: 0, in: 0...Int.max)
-        return try Response.cacheableJSON(await store.page(limit: limit, offset: offset, userId: userId), for: request)
+        let page = await store.page(limit: limit, offset: offset, userId: userId)
+        // The documented body is the bare array; the total travels in a header beside it.
+        return try Response.cacheableJSON(page.items, for: request, headers: [.totalCount: "\(page.total ?? page.items.count)"])
     }
 
     private func createRadar(_ request: Request, userId: String) async throws -> Response {
@@ -70,7 +73,8 @@ struct RadarRoutes: Sendable {
 
     private func deleteRadar(id: String?, userId: String) async throws -> Response {
         guard let id, await store.delete(id: id, userId: userId) else { throw Self.radarNotFound(id) }
-        return Response.bodiless(status: .noContent)
+        // The document's client decodes an empty JSON object from the answer, so one is sent.
+        return Response.jsonText(Array("{}".utf8))
     }
 
     private func refreshRadar(id: String?, userId: String) async throws -> Response {

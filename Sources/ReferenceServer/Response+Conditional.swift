@@ -14,11 +14,20 @@ extension Response {
     ///   - request: The request, for its preconditions.
     ///   - cacheControl: The `Cache-Control` value.
     ///   - lastModified: When the resource last changed, if known.
-    static func cacheableJSON(_ value: some Encodable, for request: Request, cacheControl: String = "private, max-age=30", lastModified: Date? = nil) throws -> Response {
+    ///   - headers: Further fields for the response (and its 304), such as `X-Total-Count`.
+    static func cacheableJSON(
+        _ value: some Encodable,
+        for request: Request,
+        cacheControl: String = "private, max-age=30",
+        lastModified: Date? = nil,
+        headers extra: HTTPFields = [:]
+    ) throws -> Response {
         let data = try APIJSON.makeEncoder().encode(value)
         let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
         let etag = "\"\(digest)\""
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl]
+        var headers = extra
+        headers[.eTag] = etag
+        headers[.cacheControl] = cacheControl
         if let lastModified { headers[.lastModified] = IMFFixdate.string(from: lastModified) }
         if notModified(request, etag: etag, lastModified: lastModified) {
             return Response.bodiless(status: .notModified, headers: headers)

@@ -28,7 +28,7 @@ struct TrendCalculator: Sendable {
         let points = dayStarts.map { day in
             Self.point(for: day, opinions: buckets[day] ?? [])
         }
-        return Trend(radarId: radarId, days: days, points: points)
+        return Trend(id: "\(radarId)-\(days)d", radarId: radarId, data: points)
     }
 
     private static func point(for day: Date, opinions: [Opinion]) -> TrendPoint {
@@ -40,7 +40,7 @@ struct TrendCalculator: Sendable {
             forCount: opinions.count { $0.stance == .for },
             againstCount: opinions.count { $0.stance == .against },
             neutralCount: opinions.count { $0.stance == .neutral },
-            total: total,
+            totalOpinions: total,
             averageConfidence: average
         )
     }

@@ -36,10 +36,11 @@ struct AuthIntegrationTests {
             await server.expireAccessTokens()
             await server.resetCounters()
             // Each request is its own call (dedup off), so all 200 really meet the expired token.
+            let radar = radarClient(sharing: clarity)
             var list = RadarEndpoints.list(limit: 1)
             list.options.deduplicates = false
             let succeeded = try await withThrowingTaskGroup(of: Bool.self) { [list] group in
-                for _ in 0..<200 { group.addTask { (try? await clarity.client.send(list)) != nil } }
+                for _ in 0..<200 { group.addTask { (try? await radar.client.send(list)) != nil } }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             #expect(succeeded == 200)
@@ -54,7 +55,7 @@ struct AuthIntegrationTests {
             await server.expireAccessTokens()
             await server.revokeRefreshTokens()
             await server.resetCounters()
-            let radar = RadarClient(client: clarity.client)
+            let radar = radarClient(sharing: clarity)
             var list = RadarEndpoints.list()
             list.options.deduplicates = false
             let codes = await withTaskGroup(of: CourierError.Code?.self) { [list] group in
@@ -80,7 +81,7 @@ struct AuthIntegrationTests {
             await server.setAccessTokenLifetime(.seconds(30))
             try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
             await server.resetCounters()
-            let radar = RadarClient(client: clarity.client)
+            let radar = radarClient(sharing: clarity)
             _ = try await radar.list()
             #expect(await server.requestCount(method: "POST", path: "/api/v1/auth/refresh") == 0, "30 s left: not yet")
             clock.advance(by: .seconds(20))

@@ -21,7 +21,7 @@ struct CacheIntegrationTests {
             }
             let demo = ReferenceServerConfiguration()
             try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-            let radar = RadarClient(client: clarity.client)
+            let radar = radarClient(sharing: clarity)
             let path = "/api/radars/r_1"
             await server.resetCounters()
 

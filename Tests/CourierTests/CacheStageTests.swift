@@ -120,10 +120,21 @@ struct CacheStageTests {
         #expect(fresh?.bodySnippet?.contains("cannotConnect") == true, "which names the failure")
     }
 
-    @Test func cacheOnlyAnswers504WhenNothingIsStored() async throws {
+    @Test func aCacheOnlyMissIsNotCachedWithoutAServerProblemText() async throws {
         let cache = HTTPCache(storage: MemoryCacheStorage(), clock: ManualClock())
         let transport = MockTransport(always: .status(.ok))
         let error = await courierError { _ = try await client(transport, cache: cache, policy: .cacheOnly).send(Request<Data>(path: "/x")) }
+        #expect(error?.code == .notCached)
+        #expect(error?.userFacing.title.contains("Server") == false)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func aRequestsOwnOnlyIfCachedStillGetsHTTPs504() async throws {
+        let cache = HTTPCache(storage: MemoryCacheStorage(), clock: ManualClock())
+        let transport = MockTransport(always: .status(.ok))
+        let error = await courierError {
+            _ = try await client(transport, cache: cache, policy: .http).send(Request<Data>(path: "/x", headers: [.cacheControl: "only-if-cached"]))
+        }
         #expect(error?.status?.code == 504)
         #expect(transport.requests.isEmpty)
     }

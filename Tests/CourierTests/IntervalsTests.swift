@@ -8,16 +8,22 @@ import IntervalsCore
 import ReferenceServer
 import Testing
 
-/// An intervals client on the reference server, signed as the demo user, with a memory cache
-/// on an injected clock.
-private func withIntervals(_ body: (IntervalsClient, ReferenceServer, ManualClock) async throws -> Void) async throws {
+/// An intervals client on the reference server, made from the server's origin (the client
+/// adds `/api/v1`), signed as the demo user, with a memory cache on an injected clock.
+private func withIntervals(
+    configure: (inout ClientConfiguration) -> Void = { _ in },
+    _ body: (IntervalsClient, ReferenceServer, ManualClock) async throws -> Void
+) async throws {
     try await withRunningServer { server, url in
-        let transport = AsyncHTTPClientTransport()
+        let token = try await demoToken(server)
         let clock = ManualClock()
-        var configuration = ClientConfiguration(baseURL: url, cache: HTTPCache(storage: MemoryCacheStorage(), clock: clock))
-        configuration.middleware.append(BearerTokenMiddleware(token: try await demoToken(server)))
-        let intervals = IntervalsClient(client: APIClient(configuration: configuration, transport: transport))
+        let transport = AsyncHTTPClientTransport()
         do {
+            let intervals = IntervalsClient(baseURL: url, transport: transport) { configuration in
+                configuration.cache = HTTPCache(storage: MemoryCacheStorage(), clock: clock)
+                configuration.middleware.append(BearerTokenMiddleware(token: token))
+                configure(&configuration)
+            }
             try await body(intervals, server, clock)
             try await transport.shutdown()
         } catch {
@@ -35,11 +41,25 @@ struct IntervalsRepositoryTests {
             let second = try await intervals.activities.list()
             #expect(first == second)
             #expect(!first.isEmpty)
-            #expect(first.map(\.startDate) == first.map(\.startDate).sorted(by: >), "newest first")
+            let starts = first.compactMap(\.startDate)
+            #expect(starts.count == first.count)
+            #expect(starts == starts.sorted(by: >), "newest first")
             let one = try await intervals.activities.get(id: first[0].id)
             _ = try await intervals.activities.get(id: first[0].id)
             #expect(one == first[0])
             #expect(await server.requestCount(method: "GET", path: "/api/v1/activities") == 1)
+            #expect(await server.requestCount(method: "GET", path: "/api/v1/activities/\(one.id)") == 1)
+        }
+    }
+
+    @Test func activitiesAreCacheFirstSoAStaleCopyIsServedWithoutAskingTheServer() async throws {
+        try await withIntervals { intervals, server, clock in
+            let list = try await intervals.activities.list()
+            let one = try await intervals.activities.get(id: list[0].id)
+            clock.advance(by: .seconds(3_600))
+            #expect(try await intervals.activities.list() == list)
+            #expect(try await intervals.activities.get(id: one.id) == one)
+            #expect(await server.requestCount(method: "GET", path: "/api/v1/activities") == 1, "an hour past max-age=300, still no second call")
             #expect(await server.requestCount(method: "GET", path: "/api/v1/activities/\(one.id)") == 1)
         }
     }
@@ -67,39 +87,53 @@ struct IntervalsRepositoryTests {
             let lastModified = try #require(first.headers[.lastModified])
             var configuration = intervals.client.configuration
             configuration.acceptsStatus = { _ in true }
-            let plain = APIClient(configuration: configuration, transport: AsyncHTTPClientTransport())
-            let conditional = try await plain.send(request.header(.ifModifiedSince, lastModified))
-            let older = try await plain.send(request.header(.ifModifiedSince, "Sun, 01 Nov 2026 00:00:00 GMT"))
-            try await (plain.transport as? AsyncHTTPClientTransport)?.shutdown()
-            #expect(conditional.status == .notModified)
-            #expect(conditional.data.isEmpty)
-            #expect(older.status == .ok, "changed since then")
+            let transport = AsyncHTTPClientTransport()
+            do {
+                let plain = APIClient(configuration: configuration, transport: transport)
+                let conditional = try await plain.send(request.header(.ifModifiedSince, lastModified))
+                let older = try await plain.send(request.header(.ifModifiedSince, "Sun, 01 Nov 2026 00:00:00 GMT"))
+                #expect(conditional.status == .notModified)
+                #expect(conditional.data.isEmpty)
+                #expect(older.status == .ok, "changed since then")
+                try await transport.shutdown()
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
         }
     }
 
-    @Test func savingAnActivityInvalidatesItsCachedCopy() async throws {
+    @Test func savingAnActivityInvalidatesItsCachedCopyAndTheCachedList() async throws {
         try await withIntervals { intervals, server, _ in
             var activity = try await intervals.activities.list()[0]
             _ = try await intervals.activities.get(id: activity.id)
             activity.name = "Renamed by the test"
             let saved = try await intervals.activities.save(activity)
             let reread = try await intervals.activities.get(id: activity.id)
+            let relisted = try await intervals.activities.list()
             #expect(saved.name == "Renamed by the test")
             #expect(reread.name == "Renamed by the test")
+            #expect(relisted.first { $0.id == activity.id }?.name == "Renamed by the test")
             #expect(await server.requestCount(method: "GET", path: "/api/v1/activities/\(activity.id)") == 2, "the PUT dropped the stored copy")
+            #expect(await server.requestCount(method: "GET", path: "/api/v1/activities") == 2, "and the stored list, which cache-first would serve forever")
         }
     }
 
-    @Test func aWellnessRangeHoldsEveryDayInOrderAndIsCached() async throws {
-        try await withIntervals { intervals, server, _ in
+    @Test func wellnessIsNetworkFirstAndFallsBackToTheStoredCopyWhenTheServerFails() async throws {
+        try await withIntervals(configure: { $0.retryPolicy = .none }) { intervals, server, _ in
             let start = try #require(CalendarDay("2026-10-26"))
             let end = try #require(CalendarDay("2026-11-01"))
             let week = try await intervals.wellness.range(from: start, through: end)
             #expect(week.map(\.id) == start.through(end))
-            #expect(week.allSatisfy { $0.ctl > 0 && $0.atl > 0 })
+            #expect(week.allSatisfy { ($0.ctl ?? 0) > 0 && ($0.atl ?? 0) > 0 })
             let again = try await intervals.wellness.range(from: start, through: end)
             #expect(again == week)
-            #expect(await server.requestCount(method: "GET", path: "/api/v1/wellness") == 1)
+            #expect(await server.requestCount(method: "GET", path: "/api/v1/wellness") == 2, "every read asks the server")
+
+            server.faults.inject(.status(503), count: 1, method: "GET", path: "/api/v1/wellness")
+            let duringOutage = try await intervals.wellness.range(from: start, through: end)
+            #expect(duringOutage == week, "the stored copy stands in for the failed read")
+            #expect(await server.requestCount(method: "GET", path: "/api/v1/wellness") == 3)
         }
     }
 
@@ -119,15 +153,21 @@ struct IntervalsRepositoryTests {
         try await withRunningServer { server, url in
             let transport = AsyncHTTPClientTransport()
             func activities(token: String) async throws -> [Activity] {
-                var configuration = ClientConfiguration(baseURL: url)
-                configuration.middleware.append(BearerTokenMiddleware(token: token))
-                return try await IntervalsClient(client: APIClient(configuration: configuration, transport: transport)).activities.list()
+                let intervals = IntervalsClient(baseURL: url, transport: transport) {
+                    $0.middleware.append(BearerTokenMiddleware(token: token))
+                }
+                return try await intervals.activities.list()
             }
-            let demo = try await activities(token: try await demoToken(server))
-            let demoAgain = try await activities(token: try await demoToken(server))
-            try await transport.shutdown()
-            #expect(demo == demoAgain)
-            #expect(demo.count > 50, "about four months at five workouts a week")
+            do {
+                let demo = try await activities(token: try await demoToken(server))
+                let demoAgain = try await activities(token: try await demoToken(server))
+                #expect(demo == demoAgain)
+                #expect(demo.count > 50, "about four months at five workouts a week")
+                try await transport.shutdown()
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
         }
     }
 }

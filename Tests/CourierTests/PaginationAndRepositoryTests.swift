@@ -20,14 +20,14 @@ struct PaginationTests {
             let pages = Pages.offsetLimit(
                 client: client, limit: 1,
                 request: { offset, limit in RadarEndpoints.list(limit: limit, offset: offset) },
-                itemCount: { $0.items.count }, total: { $0.total }
+                itemCount: { $0.count }
             )
             var first: [Radar] = []
-            for try await page in pages { first += page.items }
+            for try await page in pages { first += page }
             var second: [Radar] = []
-            for try await page in pages { second += page.items }
+            for try await page in pages { second += page }
             try await transport.shutdown()
-            #expect(first.map(\.id) == all.items.map(\.id))
+            #expect(first.map(\.id) == all.map(\.id))
             #expect(first.count == 3)
             #expect(second.map(\.id) == first.map(\.id))
         }

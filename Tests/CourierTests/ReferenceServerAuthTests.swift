@@ -192,12 +192,12 @@ struct ReferenceServerAuthTests {
             #expect(try await server.send("POST", "/api/radars/\(open.id)/refresh", token: bob).status == 404)
             #expect(try await server.send("DELETE", "/api/radars/\(open.id)", token: bob).status == 404)
 
-            let bobsList = try await server.send("GET", "/api/radars?limit=100", token: bob).decode(RadarPage.self)
-            #expect(bobsList.items.contains { $0.id == open.id })
-            #expect(!bobsList.items.contains { $0.id == secret.id })
-            let alicesList = try await server.send("GET", "/api/radars?limit=100", token: alice).decode(RadarPage.self)
-            #expect(alicesList.items.contains { $0.id == secret.id })
-            #expect(try await server.send("DELETE", "/api/radars/\(secret.id)", token: alice).status == 204)
+            let bobsList = try await server.send("GET", "/api/radars?limit=100", token: bob).decode([Radar].self)
+            #expect(bobsList.contains { $0.id == open.id })
+            #expect(!bobsList.contains { $0.id == secret.id })
+            let alicesList = try await server.send("GET", "/api/radars?limit=100", token: alice).decode([Radar].self)
+            #expect(alicesList.contains { $0.id == secret.id })
+            #expect(try await server.send("DELETE", "/api/radars/\(secret.id)", token: alice).status == 200)
         }
     }
 }

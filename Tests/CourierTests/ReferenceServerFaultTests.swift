@@ -184,8 +184,8 @@ struct ReferenceServerIdempotencyTests {
             #expect(second.header("Idempotent-Replayed") == "true")
             #expect(second.data == first.data)
             #expect(second.header("Location") == first.header("Location"))
-            let mine = try await server.send("GET", "/api/radars?limit=100", token: token).decode(RadarPage.self)
-            #expect(mine.items.filter { $0.topic == body.topic }.count == 1)
+            let mine = try await server.send("GET", "/api/radars?limit=100", token: token).decode([Radar].self)
+            #expect(mine.filter { $0.topic == body.topic }.count == 1)
         }
     }
 
@@ -209,7 +209,7 @@ struct ReferenceServerIdempotencyTests {
         }
     }
 
-    @Test("keys are per user, and a replayed delete answers 204 again without touching anything")
+    @Test("keys are per user, and a replayed delete answers 200 {} again without touching anything")
     func keysArePerUserAndDeletesReplay() async throws {
         try await ServerUnderTest.run { server in
             let alice = try await server.register("alice@example.com")
@@ -224,7 +224,8 @@ struct ReferenceServerIdempotencyTests {
             let deleteKey = ["Idempotency-Key": "delete-\(id)"]
             let deleted = try await server.send("DELETE", "/api/radars/\(id)", token: alice, headers: deleteKey)
             let replayed = try await server.send("DELETE", "/api/radars/\(id)", token: alice, headers: deleteKey)
-            #expect(deleted.status == 204 && replayed.status == 204)
+            #expect(deleted.status == 200 && replayed.status == 200, "seed 000's client decodes an empty object from the answer")
+            #expect(replayed.data == Data("{}".utf8))
             #expect(replayed.header("Idempotent-Replayed") == "true")
             #expect(try await server.send("DELETE", "/api/radars/\(id)", token: alice).status == 404)
         }

@@ -56,10 +56,10 @@ struct ReferenceServerTests {
             #expect(response.statusCode == 200)
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
-            let page = try decoder.decode(RadarPage.self, from: data)
-            #expect(page.total == 3)
-            #expect(page.items.count == 3)
-            #expect(page.items.allSatisfy { $0.userId == "demo-user" && $0.opinions.count >= 3 })
+            let page = try decoder.decode([Radar].self, from: data)
+            #expect(response.value(forHTTPHeaderField: "X-Total-Count") == "3")
+            #expect(page.count == 3)
+            #expect(page.allSatisfy { $0.userId == "demo-user" && $0.opinions.count >= 3 })
         }
     }
 

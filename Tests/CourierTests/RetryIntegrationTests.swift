@@ -43,7 +43,7 @@ struct RetryIntegrationTests {
 
     @Test func aPostWithoutAKeyIsNotRetriedAndOneWithAKeyIsAppliedOnce() async throws {
         try await withRetryingRadar { server, radar, _ in
-            let before = try await radar.list(limit: 100).total
+            let before = try await radar.list(limit: 100).total ?? 0
             server.faults.inject(.status(503), count: 1, method: "POST", path: "/api/radars")
             let error = await courierError { _ = try await radar.create(topic: "no key") }
             #expect(error?.code == .serverError)

@@ -12,6 +12,10 @@ import Foundation
 /// - A refresh the server refuses fails every waiting request with
 ///   ``CourierError/Code/unauthorized``, and later requests fail at once until ``signIn(_:)``.
 /// - More than three refreshes within 30 seconds stop with a loop error.
+/// - Signing out or signing in (as anyone) starts a new *generation*: a refresh that was under
+///   way finishes into nothing (it neither saves its credential nor marks the new user failed),
+///   and a request rejected with a credential of an earlier generation is not replayed: a 401
+///   replay is only ever sent as the account that made the request.
 ///
 /// ```swift
 /// let session = AuthSession(authenticator: MyAPIAuthenticator(), store: FileCredentialStore(url: file))
@@ -27,6 +31,14 @@ public actor AuthSession {
     private var state: RefreshCoordinatorState
     private var loaded = false
     private var refreshTask: Task<Result<Credential, CourierError>, Never>?
+    /// Counts sign-ins and sign-outs; work started in one generation does not land in another.
+    private var generation = 0
+    /// The access tokens this generation has issued, newest last (a few: one per refresh).
+    private var generationTokens: [String] = []
+    private static let rememberedTokens = 8
+    /// The store's writes, one after another in the order the session made them, so that a
+    /// refreshed credential saved just before a sign-out can never land after its `clear()`.
+    private var storeWrites: Task<Void, Never>?
 
     /// Makes a session.
     /// - Parameters:
@@ -59,17 +71,19 @@ public actor AuthSession {
     /// Sets a new credential (after sign-in), saves it, and ends any failed state.
     /// - Parameter credential: The credential.
     public func signIn(_ credential: Credential) async throws {
-        try await store.save(credential)
+        try await inOrder { [store] in try await store.save(credential) }
         loaded = true
+        startGeneration(with: credential)
         state.signedIn(credential)
     }
 
     /// Forgets the credential, here and in the store. Requests fail as unauthorized until
     /// the next ``signIn(_:)``.
     public func signOut() async throws {
-        try await store.clear()
         loaded = true
+        startGeneration(with: nil)
         state.signedOut()
+        try await inOrder { [store] in try await store.clear() }
     }
 
     /// The credential to sign a request with, refreshed first if it is about to expire.
@@ -85,7 +99,36 @@ public actor AuthSession {
     /// - Throws: ``CourierError/Code/unauthorized`` when the credential cannot be renewed.
     public func credentialAfterRejection(of rejected: Credential) async throws -> Credential {
         try await loadIfNeeded()
+        guard generationTokens.contains(rejected.accessToken) else {
+            throw CourierError(code: .unauthorized, message: "the request was made by an account that is no longer signed in; it is not sent again")
+        }
         return try await perform(state.rejected(rejected, at: clock.date))
+    }
+
+    /// Runs a store write after the ones requested before it.
+    private func inOrder(_ write: @escaping @Sendable () async throws -> Void) async throws {
+        let previous = storeWrites
+        let task = Task<Result<Void, any Error>, Never> {
+            await previous?.value
+            do { return .success(try await write()) } catch { return .failure(error) }
+        }
+        storeWrites = Task { _ = await task.value }
+        try await task.value.get()
+    }
+
+    private func startGeneration(with credential: Credential?) {
+        generation += 1
+        refreshTask = nil
+        generationTokens = credential.map { [$0.accessToken] } ?? []
+    }
+
+    private func remember(_ credential: Credential) {
+        generationTokens.append(credential.accessToken)
+        if generationTokens.count > Self.rememberedTokens { generationTokens.removeFirst() }
+    }
+
+    private func changedGeneration() -> CourierError {
+        CourierError(code: .unauthorized, message: "the account signed out or changed while its credential was being refreshed")
     }
 
     private func loadIfNeeded() async throws {
@@ -93,7 +136,10 @@ public actor AuthSession {
         let stored = try await store.load()
         guard !loaded else { return }
         loaded = true
-        if let stored { state.signedIn(stored) }
+        if let stored {
+            startGeneration(with: stored)
+            state.signedIn(stored)
+        }
     }
 
     private func perform(_ action: RefreshCoordinatorState.Action) async throws -> Credential {
@@ -106,16 +152,23 @@ public actor AuthSession {
             guard let refreshTask else {
                 throw CourierError(code: .unauthorized, message: "no refresh is running")
             }
-            return try await refreshTask.value.get()
+            let joined = generation
+            let result = await refreshTask.value
+            guard generation == joined else { throw changedGeneration() }
+            return try result.get()
         case .startRefresh(let credential):
             let task = Task { [authenticator] in await Self.refresh(credential, with: authenticator) }
             refreshTask = task
+            let started = generation
             let result = await task.value
+            // A sign-out or sign-in happened meanwhile: the result belongs to nobody now.
+            guard generation == started else { throw changedGeneration() }
             refreshTask = nil
             switch result {
             case .success(let fresh):
                 state.refreshSucceeded(fresh)
-                try? await store.save(fresh)
+                remember(fresh)
+                try? await inOrder { [store] in try await store.save(fresh) }
                 return fresh
             case .failure(let error):
                 state.refreshFailed(error.message, isFinal: error.code == .unauthorized)

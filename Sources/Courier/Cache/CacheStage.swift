@@ -11,6 +11,8 @@ struct CacheStage: EscapingNextStage {
     let cache: HTTPCache
     let defaultPolicy: CachePolicy
     let auth: AuthSession?
+    /// The client's base URL, which ``RequestOptions/invalidates`` paths are relative to.
+    let base: RequestTarget.Base
 
     func intercept(
         _ request: HTTPRequest,
@@ -33,6 +35,10 @@ struct CacheStage: EscapingNextStage {
         case .serve(let stored, let status):
             return served(stored, status: status, for: request, context: context)
         case .gatewayTimeout:
+            if policy == .cacheOnly {
+                throw CourierError(code: .notCached, message: "the request may only be answered from the cache, and nothing usable is stored for it")
+            }
+            // A request's own `only-if-cached` gets HTTP's answer (RFC 9111, 5.2.1.7).
             return (HTTPResponse(status: .gatewayTimeout), HTTPBody("nothing usable is stored for this request"))
         case .serveAndRefresh(let stored, let conditions):
             refreshInBackground(request, conditions: conditions, stored: stored, key: key, policy: policy, context: context, next: next)
@@ -140,6 +146,12 @@ struct CacheStage: EscapingNextStage {
         for url in CacheRules.invalidatedURLs(requestURL: Self.url(of: request), response: result.0) {
             for keyPartition in Set([partition, ""]) {
                 try? await cache.storage.remove(CacheKey(method: "GET", url: url, partition: keyPartition))
+            }
+        }
+        if (200..<400).contains(result.0.status.code) {
+            for path in context.options.invalidates {
+                guard let target = try? RequestTarget.make(base: base, path: path, query: []) else { continue }
+                try? await cache.storage.removeAll(under: "\(target.scheme)://\(target.authority)\(target.pathAndQuery)")
             }
         }
         return result

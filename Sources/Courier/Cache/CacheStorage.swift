@@ -22,4 +22,10 @@ public protocol CacheStorage: Sendable {
     /// Removes every response of one partition (a user's), or of all partitions when `nil`.
     /// - Parameter partition: The partition, or `nil` for everything.
     func removeAll(partition: String?) async throws
+
+    /// Removes every response, in every partition, whose URL lies under a prefix (see
+    /// ``CachePrefix``): the collection at `prefix` with all its query variants and
+    /// everything below it.
+    /// - Parameter prefix: An absolute URL such as `https://api.example.com/api/radars`.
+    func removeAll(under prefix: String) async throws
 }

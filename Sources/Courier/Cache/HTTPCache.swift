@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A private HTTP cache (RFC 9111) on a ``CacheStorage``, used by the client's cache stage.
@@ -49,6 +49,20 @@ public final class HTTPCache: Sendable {
     /// - Parameter partition: The user's partition (the credential's account id), or `nil` for all.
     public func clear(partition: String? = nil) async throws {
         try await storage.removeAll(partition: partition)
+    }
+
+    /// Removes every stored response, in every partition, whose URL lies under a prefix: the
+    /// collection at that URL with all its query variants and everything below it (see
+    /// ``CachePrefix``).
+    ///
+    /// An app calls it after a change the cache cannot see (a push message, a write made by
+    /// another device). A write made through the client declares what it changes with
+    /// ``RequestOptions/invalidates`` instead, and the client calls this when the write
+    /// succeeds. RFC 9111's own invalidation (the target URI, `Location` and
+    /// `Content-Location` of a successful unsafe request) happens either way.
+    /// - Parameter prefix: An absolute URL such as `https://api.example.com/api/radars`.
+    public func invalidate(_ prefix: URL) async throws {
+        try await storage.removeAll(under: prefix.absoluteString)
     }
 
     /// A stream of responses refreshed in the background, for views that show cached data

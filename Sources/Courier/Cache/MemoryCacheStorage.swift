@@ -74,6 +74,16 @@ public final class MemoryCacheStorage: CacheStorage {
         }
     }
 
+    /// Removes every response whose URL lies under a prefix, in every partition.
+    public func removeAll(under prefix: String) async throws {
+        let prefix = CachePrefix.normalized(prefix)
+        state.withLock { state in
+            for key in state.entries.keys where CachePrefix.prefixes(of: key.url).contains(prefix) {
+                drop(key, from: &state)
+            }
+        }
+    }
+
     /// The bytes and responses held now.
     public var usage: (bytes: Int, entries: Int) {
         state.withLock { ($0.bytes, $0.count) }

@@ -41,4 +41,10 @@ public struct TieredCacheStorage: CacheStorage {
         try await memory.removeAll(partition: partition)
         try await disk.removeAll(partition: partition)
     }
+
+    /// Removes every response under a prefix from both tiers.
+    public func removeAll(under prefix: String) async throws {
+        try await memory.removeAll(under: prefix)
+        try await disk.removeAll(under: prefix)
+    }
 }

@@ -8,9 +8,14 @@ enum UserPartition {
     static func of(_ request: HTTPRequest, context: RequestContext, auth: AuthSession?) async -> String {
         if let known = context.userPartition { return known }
         if context.options.requiresAuth, let auth, let credential = try? await auth.credential {
-            return credential.accountID ?? "token-" + Digest.fnv1a(credential.accessToken)
+            return of(credential)
         }
         return withoutSession(request)
+    }
+
+    /// The partition of the requests a credential signs.
+    static func of(_ credential: Credential) -> String {
+        credential.accountID ?? "token-" + Digest.fnv1a(credential.accessToken)
     }
 
     /// The partition of a request that no ``AuthSession`` signs: a digest of its own

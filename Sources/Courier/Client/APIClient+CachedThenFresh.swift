@@ -13,7 +13,7 @@ extension APIClient {
     ///
     /// ```swift
     /// for try await page in client.cachedThenFresh(RadarEndpoints.list()) {
-    ///     radars = page.value.items          // cached first, then fresh
+    ///     radars = page.value                // cached first, then fresh
     /// }
     /// ```
     ///

@@ -33,15 +33,22 @@ public final class APIClient: Sendable {
     /// - Parameters:
     ///   - configuration: Base URL, middleware, timeouts, limits and coders.
     ///   - transport: The engine.
-    public init(configuration: ClientConfiguration, transport: any Transport) {
+    public convenience init(configuration: ClientConfiguration, transport: any Transport) {
+        self.init(configuration: configuration, transport: transport, attachesQueue: true)
+    }
+
+    /// Makes a client; `attachesQueue` is false for a client made by ``rebased(to:)``, whose
+    /// queue the original client already delivers.
+    init(configuration: ClientConfiguration, transport: any Transport, attachesQueue: Bool) {
         self.configuration = configuration
         self.transport = transport
-        self.base = RequestTarget.Base(configuration.baseURL)
+        let base = RequestTarget.Base(configuration.baseURL)
+        self.base = base
         self.clockIsSystemClock = configuration.clock is SystemClock
         var stages: [any Middleware] = []
         if configuration.deduplicatesRequests { stages.append(DedupStage(auth: configuration.auth)) }
         if let cache = configuration.cache {
-            stages.append(CacheStage(cache: cache, defaultPolicy: configuration.cachePolicy, auth: configuration.auth))
+            stages.append(CacheStage(cache: cache, defaultPolicy: configuration.cachePolicy, auth: configuration.auth, base: base))
         }
         var lower: [any Middleware] = [
             RetryStage(
@@ -52,13 +59,24 @@ public final class APIClient: Sendable {
         ]
         if let auth = configuration.auth { lower.append(AuthStage(session: auth)) }
         lower.append(RedirectStage(policy: configuration.redirectPolicy))
-        if let connectivity = configuration.connectivity { lower.append(ConnectivityStage(monitor: connectivity)) }
+        if let connectivity = configuration.connectivity { lower.append(ConnectivityStage(monitor: connectivity, defaultWait: configuration.connectivityWait)) }
         if let queue = configuration.offlineQueue {
-            stages.append(OfflineQueueStage(queue: queue, connectivity: configuration.connectivity))
-            // Replays go through the same stages below the queue: retry, signing, redirects.
-            let replayChain = MiddlewareChain(application: [], stages: lower, network: configuration.networkMiddleware, transport: transport)
+            stages.append(OfflineQueueStage(
+                queue: queue, connectivity: configuration.connectivity, defaultConnectivityWait: configuration.connectivityWait,
+                auth: configuration.auth, base: base
+            ))
+            // Replays go through the same stages below the queue: retry, signing, redirects;
+            // and the cache's, so that a delivered write invalidates what it changed.
+            let invalidation = configuration.cache.map {
+                [CacheStage(cache: $0, defaultPolicy: configuration.cachePolicy, auth: configuration.auth, base: base)] as [any Middleware]
+            } ?? []
+            let replayChain = MiddlewareChain(application: [], stages: invalidation + lower, network: configuration.networkMiddleware, transport: transport)
             let connectivity = configuration.connectivity
-            Task { await queue.attach(sender: replayChain.entry, connectivity: connectivity) }
+            let auth = configuration.auth
+            let currentAccount: OfflineQueue.AccountSource = { try? await auth?.credential?.accountID }
+            if attachesQueue {
+                Task { await queue.attach(sender: replayChain.entry, connectivity: connectivity, account: currentAccount) }
+            }
         }
         var application = configuration.middleware
         if let defaultHeaders = application.first as? DefaultHeadersMiddleware {

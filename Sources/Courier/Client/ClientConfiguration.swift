@@ -43,6 +43,11 @@ public struct ClientConfiguration: Sendable {
     /// The connectivity monitor the client reports to and consults; `nil` by default.
     /// See ``ConnectivityMonitor``.
     public var connectivity: ConnectivityMonitor?
+    /// How long a request waits for connectivity when the ``connectivity`` monitor says
+    /// offline, before trying anyway, unless it sets its own ``RequestOptions/connectivityWait``.
+    /// `nil` (the default) tries at once: waiting is opt-in, as URLSession's
+    /// `waitsForConnectivity` is.
+    public var connectivityWait: Duration?
 
     /// Makes a configuration.
     /// - Parameters:
@@ -51,7 +56,7 @@ public struct ClientConfiguration: Sendable {
     ///     and ``MetricsMiddleware``.
     ///   - networkMiddleware: Network middleware, in order. Add a ``LoggingMiddleware`` here to
     ///     log each attempt.
-    ///   - timeout: The default per-attempt timeout (60 seconds).
+    ///   - timeout: The default per-attempt timeout (30 seconds, as the apps' documents set it).
     ///   - maxResponseBytes: The most body bytes read for a decoded call.
     ///   - redirectPolicy: Which redirects are followed.
     ///   - deduplicatesRequests: Whether identical GETs in flight share one call.
@@ -67,7 +72,7 @@ public struct ClientConfiguration: Sendable {
         baseURL: URL,
         middleware: [any Middleware] = [DefaultHeadersMiddleware(), MetricsMiddleware()],
         networkMiddleware: [any Middleware] = [],
-        timeout: Duration? = .seconds(60),
+        timeout: Duration? = .seconds(30),
         maxResponseBytes: Int = 4 << 20,
         redirectPolicy: RedirectPolicy = .default,
         deduplicatesRequests: Bool = true,

@@ -20,17 +20,31 @@ public enum JSONCoding {
         return decoder
     }
 
-    /// An encoder that writes ISO 8601 dates in UTC with millisecond precision, and object
-    /// keys sorted, so that a value always encodes to the same bytes (a write sent again with
-    /// its idempotency key then matches its first body).
+    /// An encoder that writes ISO 8601 dates in UTC, and object keys sorted, so that a value
+    /// always encodes to the same bytes (a write sent again with its idempotency key then
+    /// matches its first body).
+    ///
+    /// A date on a whole second is written as Foundation's `.iso8601` strategy writes it
+    /// (`2026-11-22T10:00:00Z`), the form the apps' documents use and their decoders require;
+    /// a date with a fraction of a second keeps it, to the millisecond
+    /// (`2026-11-22T10:00:00.250Z`), rather than lose it.
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(withFractions))
+            try container.encode(format(date))
         }
         return encoder
+    }
+
+    /// An ISO 8601 date-time in UTC: without fractional seconds on a whole second, with
+    /// milliseconds otherwise.
+    /// - Parameter date: The date.
+    /// - Returns: The text.
+    public static func format(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        return seconds == seconds.rounded(.down) ? date.formatted(withoutFractions) : date.formatted(withFractions)
     }
 
     /// Parses an ISO 8601 date-time, with or without fractional seconds.

@@ -5,6 +5,8 @@ import HTTPTypes
 /// to (``RequestOptions/connectivityWait``) and the monitor says offline.
 struct ConnectivityStage: Middleware {
     let monitor: ConnectivityMonitor
+    /// The wait for requests that set none (``ClientConfiguration/connectivityWait``).
+    let defaultWait: Duration?
 
     func intercept(
         _ request: HTTPRequest,
@@ -12,7 +14,7 @@ struct ConnectivityStage: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        if let wait = context.options.connectivityWait, !monitor.status.isReachable {
+        if let wait = context.options.connectivityWait ?? defaultWait, !monitor.status.isReachable {
             _ = await monitor.waitUntilReachable(limit: wait)
         }
         do {

@@ -103,7 +103,7 @@ extension CourierError {
             case invalidRequest, offline, timedOut, cannotConnect, connectionLost, cancelled
             case transportFailed, tlsFailure, invalidResponse, unauthorized, forbidden, notFound
             case rateLimited, clientError, serverError, decodingFailed, responseTooLarge, queued
-            case fileSystem
+            case fileSystem, notCached, tooManyRedirects
         }
 
         private let kind: Kind
@@ -154,6 +154,12 @@ extension CourierError {
         /// A file of a transfer could not be read or written: missing, not permitted, or the
         /// disk is full; ``CourierError/underlying`` is the `POSIXError`.
         public static let fileSystem = Code(.fileSystem)
+        /// The request may only be answered from the cache (``CachePolicy/cacheOnly``), and
+        /// nothing usable is stored for it. No request was sent.
+        public static let notCached = Code(.notCached)
+        /// The server kept redirecting past ``RedirectPolicy/maxRedirects`` hops (a redirect
+        /// loop, most likely); ``CourierError/status`` is the last redirect's.
+        public static let tooManyRedirects = Code(.tooManyRedirects)
 
         /// Whether this is a failure to reach the server or to get its full answer.
         public var isTransportFailure: Bool {

@@ -54,6 +54,10 @@ extension CourierError {
             return .init(title: "Cancelled", message: "The request was cancelled.", action: .none)
         case .fileSystem:
             return .init(title: "Can't save or read the file", message: "Check the free space on this device and try again.", action: .retry)
+        case .notCached:
+            return .init(title: "Not available offline", message: "This hasn't been saved on this device yet. Connect and try again.", action: .retry)
+        case .tooManyRedirects:
+            return .init(title: "Can't open this", message: "The server sent the request around in circles.", action: .none)
         case .clientError:
             return .init(
                 title: "Request not accepted",

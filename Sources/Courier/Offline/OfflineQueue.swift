@@ -34,8 +34,30 @@ import Synchronization
 /// items go in order: an item waiting to be retried holds back the ones behind it. What each
 /// attempt leads to is ``QueueDecision/next(after:attempts:maxAttempts:delay:now:)``.
 ///
+/// ## Accounts
+/// A write belongs to the account that made it (``QueuedRequest/account``: the signed-in
+/// credential's ``Credential/accountID`` when it was queued). It is delivered only while that
+/// account is signed in, so it is never signed with another user's credential. While another
+/// account (or none) is signed in, its writes wait, and so does every write behind them in
+/// their named queue; by default they are kept until their account signs in again (call
+/// ``replay()`` after sign-in to deliver them at once). With ``OtherAccountWrites/drop`` they
+/// are deleted instead, and the queue reports ``QueueEvent/dropped(id:reason:)``. A write made
+/// with a credential that names no account belongs to none and is delivered to whoever is
+/// signed in.
+///
 /// One queue serves one client.
 public actor OfflineQueue {
+    /// What the queue does with writes made by an account that is not signed in now.
+    public enum OtherAccountWrites: Sendable, Hashable {
+        /// Keep them until their account signs in again (the default).
+        case keep
+        /// Delete them, reporting ``QueueEvent/dropped(id:reason:)``.
+        case drop
+    }
+
+    /// Reads the account signed in now, for deciding whose writes may be delivered.
+    typealias AccountSource = @Sendable () async -> String?
+
     /// The queue name used when a request names none.
     public static let defaultQueueName = "default"
 
@@ -50,9 +72,12 @@ public actor OfflineQueue {
     public nonisolated let backoff: Backoff
     /// The clock for `createdAt`, backoff and timers.
     public nonisolated let clock: any CourierClock
+    /// What happens to writes of an account that is not signed in.
+    public nonisolated let otherAccountWrites: OtherAccountWrites
 
     private nonisolated let observers = QueueEventObservers()
     private var sender: Sender?
+    private var currentAccount: AccountSource?
     private var connectivity: ConnectivityMonitor?
     private var isReplaying = false
     private var replayRequested = false
@@ -74,16 +99,20 @@ public actor OfflineQueue {
     ///   - maxAttempts: Delivery attempts before an item is dead-lettered (5 by default).
     ///   - backoff: The waits between attempts (2 s doubling, with jitter, up to 5 minutes).
     ///   - clock: The clock.
+    ///   - otherAccountWrites: What happens to writes of an account that is not signed in
+    ///     (kept by default; see "Accounts").
     public init(
         storage: any QueueStorage,
         maxAttempts: Int = 5,
         backoff: Backoff = Backoff(.exponential(base: .seconds(2), multiplier: 2), maxDelay: .seconds(300)),
-        clock: any CourierClock = SystemClock()
+        clock: any CourierClock = SystemClock(),
+        otherAccountWrites: OtherAccountWrites = .keep
     ) {
         self.storage = storage
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
         self.clock = clock
+        self.otherAccountWrites = otherAccountWrites
     }
 
     deinit {
@@ -142,8 +171,9 @@ public actor OfflineQueue {
 
     /// Connects the queue to the chain below it; delivers what an earlier run left (app start)
     /// and follows connectivity.
-    func attach(sender: @escaping Sender, connectivity: ConnectivityMonitor?) {
+    func attach(sender: @escaping Sender, connectivity: ConnectivityMonitor?, account: AccountSource? = nil) {
         self.sender = sender
+        self.currentAccount = account
         self.connectivity = connectivity
         connectivityWatch?.cancel()
         if let connectivity {
@@ -219,8 +249,18 @@ public actor OfflineQueue {
         let removed = Set(delivered)
         let items = stored.filter { !removed.contains($0.id) }
         if let connectivity, !connectivity.status.isReachable { return }
+        let account = await currentAccount?()
         var heldBack = Set<String>()
         for item in items where item.state == .pending && !heldBack.contains(item.queue) {
+            if let owner = item.account, owner != account {
+                // Never signed as another user: kept for its account, or dropped by policy.
+                if otherAccountWrites == .drop, (try? await storage.remove(id: item.id)) != nil {
+                    observers.publish(.dropped(id: item.id, reason: "made by another account, which is not signed in"))
+                    continue
+                }
+                heldBack.insert(item.queue)
+                continue
+            }
             if !ignoringBackoff && item.nextAttemptAt > clock.date {
                 heldBack.insert(item.queue)
                 continue
@@ -327,7 +367,7 @@ public actor OfflineQueue {
     }
 
     private static func context(for item: QueuedRequest) -> RequestContext {
-        RequestContext(endpoint: "offline.replay", options: RequestOptions(timeout: .seconds(60)))
+        RequestContext(endpoint: "offline.replay", options: RequestOptions(timeout: .seconds(60), invalidates: item.invalidates))
     }
 }
 

@@ -10,6 +10,12 @@ import HTTPTypes
 struct OfflineQueueStage: Middleware {
     let queue: OfflineQueue
     let connectivity: ConnectivityMonitor?
+    /// The wait for requests that set none (``ClientConfiguration/connectivityWait``).
+    let defaultConnectivityWait: Duration?
+    /// The session whose account a queued write belongs to.
+    let auth: AuthSession?
+    /// The client's base URL, which ``RequestOptions/invalidates`` paths are relative to.
+    let base: RequestTarget.Base
 
     func intercept(
         _ request: HTTPRequest,
@@ -26,7 +32,7 @@ struct OfflineQueueStage: Middleware {
         let storedBody: Data? = body == nil ? Data() : body?.bufferedData
         guard let storedBody, !Self.hasSecretQuery(request) else { return try await next(request, body, context) }
 
-        if let connectivity, !connectivity.status.isReachable, context.options.connectivityWait == nil {
+        if let connectivity, !connectivity.status.isReachable, (context.options.connectivityWait ?? defaultConnectivityWait) == nil {
             throw try await enqueue(request, body: storedBody, context: context, because: nil)
         }
         do {
@@ -46,7 +52,11 @@ struct OfflineQueueStage: Middleware {
                 .map { QueuedRequest.Field(name: $0.name.rawName, value: $0.value) },
             body: body,
             idempotencyKey: request.headerFields[.idempotencyKey] ?? UUID().uuidString,
-            createdAt: queue.clock.date
+            createdAt: queue.clock.date,
+            account: context.options.requiresAuth ? try? await auth?.credential?.accountID : nil,
+            invalidates: context.options.invalidates.compactMap { path in
+                (try? RequestTarget.make(base: base, path: path, query: [])).map { "\($0.scheme)://\($0.authority)\($0.pathAndQuery)" }
+            }
         )
         try await queue.enqueue(item)
         let reason = failure.map { "the server could not be reached (\($0.code))" } ?? "the device is offline"

@@ -56,12 +56,21 @@ public struct QueuedRequest: Sendable, Hashable, Codable, Identifiable {
     public var deadLetterStatus: Int?
     /// The start of that answer's body.
     public var deadLetterBody: String?
+    /// The account that made the write (the credential's ``Credential/accountID``), or `nil`
+    /// for a write no signed-in account made. It is delivered only while that account is
+    /// signed in (see ``OfflineQueue``).
+    public var account: String?
+    /// Absolute URLs of the collections the write changes (its
+    /// ``RequestOptions/invalidates``, resolved when it was queued): the cache drops what it
+    /// holds under them when the write is delivered.
+    public var invalidates: [String]
 
     /// Makes an item.
     public init(
         id: String = UUID().uuidString, queue: String, method: String, url: String, fields: [Field], body: Data,
         idempotencyKey: String, createdAt: Date, attempts: Int = 0, lastError: String? = nil,
-        nextAttemptAt: Date? = nil, state: State = .pending, deadLetterStatus: Int? = nil, deadLetterBody: String? = nil
+        nextAttemptAt: Date? = nil, state: State = .pending, deadLetterStatus: Int? = nil, deadLetterBody: String? = nil,
+        account: String? = nil, invalidates: [String] = []
     ) {
         self.id = id
         self.queue = queue
@@ -77,6 +86,8 @@ public struct QueuedRequest: Sendable, Hashable, Codable, Identifiable {
         self.state = state
         self.deadLetterStatus = deadLetterStatus
         self.deadLetterBody = deadLetterBody
+        self.account = account
+        self.invalidates = invalidates
     }
 
     /// Header names never written to the queue's storage.
@@ -93,4 +104,7 @@ public enum QueueEvent: Sendable {
     case failed(id: String, error: CourierError, attempts: Int)
     /// A write was moved to the dead-letter list.
     case deadLettered(id: String, reason: String)
+    /// A write was deleted without being delivered: its account was not signed in and the
+    /// queue's ``OfflineQueue/OtherAccountWrites`` policy is ``OfflineQueue/OtherAccountWrites/drop``.
+    case dropped(id: String, reason: String)
 }

@@ -22,9 +22,14 @@ struct RedirectStage: Middleware {
         var hops = 0
         while true {
             let (response, responseBody) = try await next(request, body, context)
-            guard hops < policy.maxRedirects,
-                  let follow = Self.followUp(to: request, body: body, response: response, policy: policy) else {
+            guard let follow = Self.followUp(to: request, body: body, response: response, policy: policy) else {
                 return (response, responseBody)
+            }
+            guard hops < policy.maxRedirects else {
+                _ = await responseBody?.prefix(upTo: 64 << 10)
+                var error = CourierError(code: .tooManyRedirects, message: "more than \(policy.maxRedirects) redirects; the last one pointed to \(Redaction.redactedURL(follow.request))")
+                error.status = response.status
+                throw error
             }
             _ = await responseBody?.prefix(upTo: 64 << 10)
             request = follow.request

@@ -30,6 +30,12 @@ public struct RequestOptions: Sendable, Hashable {
     /// The offline queue this write goes to when it is queued (FIFO within a queue);
     /// ``OfflineQueue/defaultQueueName`` when `nil`.
     public var queueName: String?
+    /// Paths of collections this write changes, relative to the base URL like a request's
+    /// path (`/api/radars`). When the write succeeds, the ``HTTPCache`` removes every response
+    /// stored at or below each path, whatever its query and whoever it belongs to (see
+    /// ``HTTPCache/invalidate(_:)``), on top of what RFC 9111 invalidates; so does a replay
+    /// of the write from the ``OfflineQueue``. Empty by default.
+    public var invalidates: [String]
 
     /// Makes options; every parameter has the default a typical API call wants.
     public init(
@@ -43,7 +49,8 @@ public struct RequestOptions: Sendable, Hashable {
         deduplicates: Bool = true,
         deadline: Duration? = nil,
         connectivityWait: Duration? = nil,
-        queueName: String? = nil
+        queueName: String? = nil,
+        invalidates: [String] = []
     ) {
         self.timeout = timeout
         self.requiresAuth = requiresAuth
@@ -56,5 +63,6 @@ public struct RequestOptions: Sendable, Hashable {
         self.deadline = deadline
         self.connectivityWait = connectivityWait
         self.queueName = queueName
+        self.invalidates = invalidates
     }
 }

@@ -18,7 +18,7 @@ struct AuthBenchmark {
             let demo = ReferenceServerConfiguration()
             let clarity = ClarityClient(baseURL: baseURL, transport: transport)
             try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-            let radar = RadarClient(client: clarity.client)
+            let radar = RadarClient(client: clarity.client.rebased(to: baseURL))
             _ = try await radar.list(limit: 1)
             await server.expireAccessTokens()
             await server.resetCounters()

@@ -77,13 +77,14 @@ struct CacheBenchmark {
             let clarity = ClarityClient(baseURL: baseURL, transport: transport) { $0.cache = HTTPCache(storage: MemoryCacheStorage()) }
             let demo = ReferenceServerConfiguration()
             try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-            _ = try await clarity.client.send(RadarEndpoints.get(id: "r_1"))
+            let radar = clarity.client.rebased(to: baseURL)
+            _ = try await radar.send(RadarEndpoints.get(id: "r_1"))
             let revalidating = RadarEndpoints.get(id: "r_1").header(.cacheControl, "no-cache")
             var statuses = [CacheStatus]()
             let samples = try await InterleavedRun(rounds: 1, perRound: count, concurrency: 1).run([
-                ("revalidate", { _ = try await clarity.client.send(revalidating) }),
+                ("revalidate", { _ = try await radar.send(revalidating) }),
             ])
-            statuses.append(try await clarity.client.send(revalidating).metrics.cacheStatus)
+            statuses.append(try await radar.send(revalidating).metrics.cacheStatus)
             let p50 = samples["revalidate"]?.percentileMilliseconds(0.5) ?? 0
             results.set("cache.revalidated_304.p50_ms", (p50 * 1_000).rounded() / 1_000)
             results.set("cache.revalidated_304.operations", samples["revalidate"]?.count ?? 0)

@@ -30,12 +30,13 @@ struct QueueBenchmark {
             let tokens = try await server.issueTokens(email: ReferenceServerConfiguration().demoEmail)
             try await clarity.session.signIn(tokens.credential(issuedAt: Date()))
             let prefix = "bench-queue-\(UUID().uuidString.prefix(8))"
+            let radar = clarity.client.rebased(to: baseURL)
 
             // One at a time: each write waits for its own disk flush.
             let sequentialCount = quick ? 20 : 100
             let sequentialStart = ContinuousClock.now
             for index in 0..<sequentialCount {
-                _ = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "\(prefix)-s\(index)"))
+                _ = try await radar.sendOrQueue(RadarEndpoints.create(topic: "\(prefix)-s\(index)"))
             }
             let sequential = LatencySamples.seconds(ContinuousClock.now - sequentialStart) * 1_000
 
@@ -44,7 +45,7 @@ struct QueueBenchmark {
             let queued = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for index in 0..<writes {
                     group.addTask {
-                        if case .queued = try await clarity.client.sendOrQueue(RadarEndpoints.create(topic: "\(prefix)-\(index)")) { return true }
+                        if case .queued = try await radar.sendOrQueue(RadarEndpoints.create(topic: "\(prefix)-\(index)")) { return true }
                         return false
                     }
                 }
@@ -67,7 +68,7 @@ struct QueueBenchmark {
                 }
             }
             let replayMs = LatencySamples.seconds(ContinuousClock.now - replayStart) * 1_000
-            let records = try await recordCount(prefix: prefix, client: RadarClient(client: clarity.client))
+            let records = try await recordCount(prefix: prefix, client: RadarClient(client: clarity.client.rebased(to: baseURL)))
 
             results.set("queue.writes", writes)
             results.set("queue.enqueue_ms", (enqueueMs * 10).rounded() / 10)
@@ -95,9 +96,9 @@ struct QueueBenchmark {
         for try await page in Pages.offsetLimit(
             client: client.client, limit: 100,
             request: { offset, limit in RadarEndpoints.list(limit: limit, offset: offset) },
-            itemCount: { $0.items.count }, total: { $0.total }
+            itemCount: { $0.count }
         ) {
-            count += page.items.filter { $0.topic.hasPrefix(prefix) }.count
+            count += page.filter { $0.topic.hasPrefix(prefix) }.count
         }
         return count
     }

@@ -16,9 +16,9 @@ struct RadarLiveViewTests {
             let demo = ReferenceServerConfiguration()
             let clarity = ClarityClient(baseURL: url, transport: transport)
             try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-            let radar = RadarClient(client: clarity.client)
+            let radar = radarClient(sharing: clarity)
             let reconnect = ReconnectPolicy(backoff: Backoff(.constant(.milliseconds(10)), maxDelay: .milliseconds(10), jitter: .none))
-            let live = await RadarLiveView(radarId: "r_1", client: clarity.client, reconnect: reconnect, heartbeat: nil)
+            let live = await RadarLiveView(radarId: "r_1", client: radar.client, reconnect: reconnect, heartbeat: nil)
             let snapshots = await live.snapshots()
             await live.start()
 
@@ -65,7 +65,10 @@ struct RadarLiveViewTests {
         #expect(live.skippedUpdates == 3, "unknown, malformed, and a change before the radar itself")
         #expect(live.radar == nil)
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let radar = Radar(id: "r_1", userId: "u", topic: "t", createdAt: date, updatedAt: date)
+        let radar = Radar(
+            id: "r_1", userId: "u", topic: "t", interpretation: Interpretation(text: "t", category: "c"),
+            lastPolledAt: date, createdAt: date, updatedAt: date
+        )
         live.receive(.text(String(decoding: try RadarUpdateMessage.encode(.refresh(radar)), as: UTF8.self)))
         live.receive(.text(#"{"type":"positionChange","radarId":"r_1","data":{"position":"for"}}"#))
         #expect(live.radar?.position == .for)

@@ -11,7 +11,10 @@ struct RadarUpdateTests {
     }
 
     private func radar(opinions: [Opinion] = [], position: Position = .neutral) -> Radar {
-        Radar(id: "r_1", userId: "u", topic: "t", position: position, opinions: opinions, createdAt: date, updatedAt: date)
+        Radar(
+            id: "r_1", userId: "u", topic: "t", interpretation: Interpretation(text: "t", category: "c"), position: position,
+            opinions: opinions, lastPolledAt: date, createdAt: date, updatedAt: date
+        )
     }
 
     @Test func everyUpdateRoundTripsThroughItsTaggedJSON() throws {

@@ -17,8 +17,8 @@ struct ServerSentEventSourceTests {
             let demo = ReferenceServerConfiguration()
             let clarity = ClarityClient(baseURL: url, transport: transport)
             try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-            let radar = RadarClient(client: clarity.client)
-            let source = ServerSentEventSource(client: clarity.client, path: RadarLiveEndpoints.eventStreamPath(radarId: "r_1"))
+            let radar = radarClient(sharing: clarity)
+            let source = ServerSentEventSource(client: radar.client, path: RadarLiveEndpoints.eventStreamPath(radarId: "r_1"))
             var events = source.events().makeAsyncIterator()
 
             let snapshot = try #require(try await events.next())
