@@ -63,7 +63,7 @@ struct RadarClientTests {
             let refreshed = try await radar.refresh(id: created.id)
             #expect(refreshed.refreshCount == created.refreshCount + 1)
             #expect(refreshed.opinions.count == created.opinions.count + 2)
-            #expect(refreshed.lastPolledAt != nil)
+            #expect(refreshed.lastPolledAt >= created.lastPolledAt)
             let opinions = try await radar.opinions(id: created.id)
             #expect(Set(opinions.map(\.id)) == Set(refreshed.opinions.map(\.id)))
             #expect(opinions.allSatisfy { (0...1).contains($0.confidence) && $0.radarId == created.id })

@@ -1,5 +1,6 @@
 import Courier
 import CourierAsyncHTTPClient
+import CourierTesting
 import Foundation
 import RadarAPI
 import RadarCore
@@ -139,5 +140,27 @@ struct RadarContractTests {
         #expect(RadarEndpoints.root.serverURL(for: URL(string: "https://h/api")!).absoluteString == "https://h")
         #expect(RadarEndpoints.root.serverURL(for: URL(string: "https://h/eu/api/")!).absoluteString == "https://h/eu")
         #expect(RadarEndpoints.root.serverURL(for: URL(string: "https://h")!).absoluteString == "https://h")
+    }
+}
+
+@Suite("A plain seed-000 origin: no sign-in, no total, documented JSON")
+struct PlainRadarOriginTests {
+    @Test func listAndShowWorkWithoutATotalOrATrailingApi() async throws {
+        let transport = StubTransport()
+        transport.stub(.get, "/api/radars?limit=20&offset=0", with: MockResponse(headers: [.contentType: "application/json"], body: try RadarContractTests.fixture("radar-list.json")))
+        transport.stub(.get, "/api/radars/r_1", with: MockResponse(headers: [.contentType: "application/json"], body: try RadarContractTests.fixture("radar.json")))
+        transport.stub(.delete, "/api/radars/r_1", with: MockResponse(body: Data("{}".utf8)))
+        transport.stub(.delete, "/api/radars/r_2", with: MockResponse(status: .noContent))
+        for base in ["https://api.radar.test", "https://api.radar.test/api", "https://api.radar.test/api/"] {
+            let radar = RadarClient(baseURL: URL(string: base)!, transport: transport, token: "t")
+            let page = try await radar.list()
+            #expect(page.items.map(\.id) == ["r_2", "r_1"])
+            #expect(page.total == nil, "no X-Total-Count: tolerated")
+            #expect(page.mayHaveMore == false)
+            #expect(try await radar.get(id: "r_1").topic == "Will remote work outlast the decade?")
+            try await radar.delete(id: "r_1")
+            try await radar.delete(id: "r_2")
+        }
+        #expect(transport.requests.allSatisfy { !($0.request.path ?? "").hasPrefix("/api/api") })
     }
 }
