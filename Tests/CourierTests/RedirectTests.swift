@@ -60,11 +60,12 @@ struct RedirectTests {
         #expect(RedirectStage.followUp(to: request, body: nil, response: response, policy: .default) == nil)
     }
 
-    @Test func redirectLimitReturnsTheLastRedirect() async throws {
+    @Test func aRedirectLoopIsTooManyRedirects() async throws {
         let transport = MockTransport(always: MockResponse(status: .found, headers: [.location: "/again"]))
         let configuration = ClientConfiguration(baseURL: URL(string: "https://a.test")!, redirectPolicy: RedirectPolicy(maxRedirects: 3))
         let client = APIClient(configuration: configuration, transport: transport)
         let error = await courierError { _ = try await client.send(Request<Data>(path: "/start")) }
+        #expect(error?.code == .tooManyRedirects)
         #expect(error?.status == .found)
         #expect(transport.requests.count == 4)
     }

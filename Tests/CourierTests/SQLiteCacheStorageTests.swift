@@ -85,6 +85,31 @@ struct SQLiteCacheStorageTests {
         #expect(try storage.usage.entries == 1)
     }
 
+    @Test(arguments: [false, true])
+    func removingAPrefixRemovesTheCollectionItsQueriesAndWhatLiesBelowInEveryPartition(encrypted: Bool) async throws {
+        defer { removeFolder() }
+        let storage = try SQLiteCacheStorage(url: databaseURL, encryptionKey: encrypted ? SymmetricKey(size: .bits256) : nil)
+        let gone = [
+            CacheKey(method: "GET", url: "https://api.example.com/api/radars?limit=20&offset=0", partition: "alice"),
+            CacheKey(method: "GET", url: "https://api.example.com/api/radars?limit=20&offset=20", partition: "alice"),
+            CacheKey(method: "GET", url: "https://api.example.com/api/radars/r_1", partition: "bob"),
+            CacheKey(method: "GET", url: "https://api.example.com/api/radars/r_1/opinions", partition: "alice"),
+        ]
+        let kept = [
+            CacheKey(method: "GET", url: "https://api.example.com/api/radarsX", partition: "alice"),
+            CacheKey(method: "GET", url: "https://api.example.com/api/interpret", partition: "alice"),
+            CacheKey(method: "GET", url: "https://other.example.com/api/radars", partition: "alice"),
+        ]
+        for key in gone + kept { try await storage.store(response(key.url), for: key) }
+        try await storage.removeAll(under: "https://API.example.com/api/radars/")
+        for key in gone { #expect(try await storage.variants(for: key).isEmpty, "\(key)") }
+        for key in kept { #expect(try await storage.variants(for: key).count == 1, "\(key)") }
+        #expect(try storage.usage.entries == kept.count)
+        try await storage.store(response("again"), for: gone[0])
+        try await storage.removeAll(under: "https://api.example.com/api/radars")
+        #expect(try storage.usage.entries == kept.count, "a replaced row is found by its prefixes too")
+    }
+
     @Test func evictionRemovesTheLeastRecentlyUsedFirst() async throws {
         defer { removeFolder() }
         let keys = (1...4).map { CacheKey(method: "GET", url: "https://api.example.com/items/\($0)") }
