@@ -3,7 +3,17 @@ public import HTTPTypes
 /// Adds the headers every call should carry, unless the request already sets them:
 /// `Accept`, `User-Agent`, and `X-Request-ID` (the call's ``RequestContext/requestID``).
 ///
-/// Part of the default application middleware.
+/// Part of the default application middleware. An app that identifies itself to its backend
+/// (the apps' documents send their platform and version on every call) replaces the default
+/// one, keeping it first:
+///
+/// ```swift
+/// var configuration = ClientConfiguration(baseURL: url)
+/// configuration.middleware[0] = DefaultHeadersMiddleware(
+///     userAgent: "Radar/2.3 (iOS 18)",
+///     extraFields: [HTTPField.Name("X-Platform")!: "iOS", HTTPField.Name("X-App-Version")!: "2.3.0"]
+/// )
+/// ```
 public struct DefaultHeadersMiddleware: Middleware {
     /// The `Accept` value.
     public var accept: String
