@@ -33,11 +33,10 @@ struct AccountSwitchTests {
         Credential(accessToken: "token-\(account)", refreshToken: "refresh-\(account)", accountID: account)
     }
 
-    @Test func aRefreshThatEndsAfterSignOutWritesNothingBack() async throws {
-        let authenticator = GatedAuthenticator()
-        let store = InMemoryCredentialStore()
-        let session = AuthSession(authenticator: authenticator, store: store)
-        try await session.signIn(Self.credential("alice"))
+    /// Starts a call that alice's token gets a 401 for, and returns once its refresh has begun.
+    private func callThatMeetsA401(
+        session: AuthSession, authenticator: GatedAuthenticator
+    ) async -> (MockTransport, Task<Response<Data>, any Error>) {
         let transport = MockTransport { request, _ in
             request.headerFields[.authorization] == "Bearer token-alice" ? .status(.unauthorized) : .status(.ok)
         }
@@ -45,6 +44,15 @@ struct AccountSwitchTests {
         let call = Task { try await client.send(Request<Data>(path: "/me")) }
         var started = authenticator.refreshStarted.makeAsyncIterator()
         _ = await started.next()
+        return (transport, call)
+    }
+
+    @Test func aRefreshThatEndsAfterSignOutWritesNothingBack() async throws {
+        let authenticator = GatedAuthenticator()
+        let store = InMemoryCredentialStore()
+        let session = AuthSession(authenticator: authenticator, store: store)
+        try await session.signIn(Self.credential("alice"))
+        let (transport, call) = await callThatMeetsA401(session: session, authenticator: authenticator)
         try await session.signOut()
         authenticator.letRefreshFinish()
         let outcome = await call.result
@@ -58,13 +66,7 @@ struct AccountSwitchTests {
         let authenticator = GatedAuthenticator()
         let session = AuthSession(authenticator: authenticator)
         try await session.signIn(Self.credential("alice"))
-        let transport = MockTransport { request, _ in
-            request.headerFields[.authorization] == "Bearer token-alice" ? .status(.unauthorized) : .status(.ok)
-        }
-        let client = APIClient(configuration: ClientConfiguration(baseURL: URL(string: "https://a.test")!, retryPolicy: .none, auth: session), transport: transport)
-        let call = Task { try await client.send(Request<Data>(path: "/me")) }
-        var started = authenticator.refreshStarted.makeAsyncIterator()
-        _ = await started.next()
+        let (transport, call) = await callThatMeetsA401(session: session, authenticator: authenticator)
         try await session.signIn(Self.credential("bob"))
         authenticator.letRefreshFinish()
         _ = await call.result
