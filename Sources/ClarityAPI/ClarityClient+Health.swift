@@ -75,6 +75,17 @@ extension ClarityClient {
         )
     }
 
+    /// One page of a user's insight history, newest first (seed 002's
+    /// `getInsightHistory(userId:limit:offset:)`). To walk every page, use
+    /// ``insightHistory(userId:pageSize:)``.
+    /// - Parameters:
+    ///   - userId: The user (the signed-in user's own id; another's is a 403).
+    ///   - limit: Insights per page, 1…100.
+    ///   - offset: How many insights to skip.
+    public func insightHistory(userId: String, limit: Int, offset: Int) async throws -> InsightHistoryPage {
+        try await client.value(for: ClarityHealthEndpoints.insightHistory(userId: userId, limit: limit, offset: offset))
+    }
+
     /// Polls an analysis until it is no longer processing, on the client's clock.
     /// - Parameters:
     ///   - submitted: The analysis as submitted.

@@ -56,6 +56,16 @@ extension ClarityClient {
         }
     }
 
+    /// One page of the user's metrics, oldest first (seed 002's `getHealthData(page:limit:)`).
+    /// To walk every page, use ``healthData(pageSize:type:)``.
+    /// - Parameters:
+    ///   - page: The page's number, from 1.
+    ///   - limit: Metrics per page, 1…100.
+    ///   - type: Only metrics of this type; all by default.
+    public func healthData(page: Int, limit: Int, type: HealthMetricType? = nil) async throws -> PaginatedResponse<HealthMetric> {
+        try await client.value(for: ClarityUploadEndpoints.healthData(page: page, limit: limit, type: type))
+    }
+
     /// How processing a batch of metrics stands.
     /// - Parameter processingId: The batch's id.
     public func healthDataProcessing(processingId: String) async throws -> HealthDataProcessing {

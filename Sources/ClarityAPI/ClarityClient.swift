@@ -4,6 +4,10 @@ public import Foundation
 
 /// A client for the CLARITY API: signs in, keeps the credential fresh, and signs every call.
 ///
+/// The base URL may be the server (`https://clarity.example`) or, as seed 002 gives it, the API
+/// root (`https://clarity.example/api/v1`); either way the client's base URL ends in `/api/v1`
+/// once, and every CLARITY path is relative to it.
+///
 /// ```swift
 /// let clarity = ClarityClient(baseURL: url, transport: transport, store: FileCredentialStore(url: file))
 /// try await clarity.signIn(email: "demo@courier.dev", password: "courier-demo")
@@ -18,7 +22,7 @@ public struct ClarityClient: Sendable {
 
     /// Makes a CLARITY client.
     /// - Parameters:
-    ///   - baseURL: The server.
+    ///   - baseURL: The server, with or without the `/api/v1` root.
     ///   - transport: The engine, shared by signed and unsigned calls.
     ///   - store: Where the credential is kept.
     ///   - configure: Changes to the default configuration (middleware, retry policy, clock).
@@ -30,6 +34,7 @@ public struct ClarityClient: Sendable {
     ) {
         var unsigned = ClientConfiguration(baseURL: baseURL)
         configure(&unsigned)
+        unsigned.baseURL = ClarityAuthEndpoints.root.baseURL(for: unsigned.baseURL)
         var signed = unsigned
         // Sign-in and refresh calls are never queued: the offline queue serves the signed client.
         unsigned.auth = nil
@@ -73,8 +78,11 @@ public struct ClarityClient: Sendable {
         try await client.value(for: ClarityAuthEndpoints.currentUser())
     }
 
-    /// Confirms an email address.
-    public func verifyEmail(token: String) async throws -> Bool {
-        try await unsignedClient.value(for: ClarityAuthEndpoints.verifyEmail(token: token)).verified
+    /// Confirms an email address with the code sent to it.
+    /// - Returns: The server's confirmation.
+    /// - Throws: ``Courier/CourierError``; a 400 when the code is unknown or already used.
+    @discardableResult
+    public func verifyEmail(code: String) async throws -> MessageResponse {
+        try await unsignedClient.value(for: ClarityAuthEndpoints.verifyEmail(code: code))
     }
 }

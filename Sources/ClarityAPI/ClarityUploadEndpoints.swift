@@ -3,7 +3,11 @@ public import Courier
 public import Foundation
 
 /// CLARITY's HealthKit upload (`/api/v1/healthkit_upload`) and health data
-/// (`/api/v1/health-data`) endpoints as typed requests.
+/// (`/api/v1/health-data`) endpoints as typed requests, with paths relative to
+/// ``ClarityAuthEndpoints/root``.
+///
+/// The writes drop every cached page of health data when they succeed
+/// (``Courier/RequestOptions/invalidates``), so a list read after them is never stale.
 public enum ClarityUploadEndpoints {
     /// `POST /api/v1/healthkit_upload`: uploads a batch of HealthKit samples, a JSON
     /// ``ClarityCore/HealthKitUploadRequest``. Answers 202 with the upload's id, `queued`.
@@ -11,14 +15,17 @@ public enum ClarityUploadEndpoints {
     /// - Parameter body: The document: `.json(upload)` from memory, or `try .file(url,
     ///   contentType: "application/json")` for one written to disk.
     public static func healthKitUpload(_ body: RequestBody) -> Request<HealthKitUploadResponse> {
-        Request(method: .post, path: "/api/v1/healthkit_upload", body: body, name: "clarity.healthkit.upload")
+        Request(
+            method: .post, path: "/healthkit_upload", body: body,
+            options: RequestOptions(invalidates: ["/health-data"]), name: "clarity.healthkit.upload"
+        )
     }
 
     /// `GET /api/v1/healthkit_upload/{uploadId}/status`: how far processing an upload has come.
     /// - Parameter uploadId: The upload's ``ClarityCore/HealthKitUploadResponse/uploadId``.
     public static func healthKitUploadStatus(uploadId: String) -> Request<HealthKitUploadStatus> {
         Request(
-            path: "/api/v1/healthkit_upload/" + RequestTarget.pathSegment(uploadId) + "/status",
+            path: "/healthkit_upload/" + RequestTarget.pathSegment(uploadId) + "/status",
             name: "clarity.healthkit.status"
         )
     }
@@ -35,9 +42,9 @@ public enum ClarityUploadEndpoints {
     public static func submitHealthData(_ upload: HealthDataUpload, idempotencyKey: String = UUID().uuidString) -> Request<HealthDataProcessing> {
         Request(
             method: .post,
-            path: "/api/v1/health-data",
+            path: "/health-data",
             body: .json(upload),
-            options: RequestOptions(isQueueable: true, idempotencyKey: idempotencyKey),
+            options: RequestOptions(isQueueable: true, idempotencyKey: idempotencyKey, invalidates: ["/health-data"]),
             name: "clarity.healthdata.submit"
         )
     }
@@ -51,14 +58,14 @@ public enum ClarityUploadEndpoints {
     public static func healthData(page: Int = 1, limit: Int = 50, type: HealthMetricType? = nil) -> Request<PaginatedResponse<HealthMetric>> {
         var query = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "limit", value: "\(limit)")]
         if let type { query.append(URLQueryItem(name: "type", value: type.rawValue)) }
-        return Request(path: "/api/v1/health-data", query: query, name: "clarity.healthdata.list")
+        return Request(path: "/health-data", query: query, name: "clarity.healthdata.list")
     }
 
     /// `GET /api/v1/health-data/processing/{processingId}`: how processing a batch stands.
     /// - Parameter processingId: The batch's ``ClarityCore/HealthDataProcessing/processingId``.
     public static func healthDataProcessing(processingId: String) -> Request<HealthDataProcessing> {
         Request(
-            path: "/api/v1/health-data/processing/" + RequestTarget.pathSegment(processingId),
+            path: "/health-data/processing/" + RequestTarget.pathSegment(processingId),
             name: "clarity.healthdata.processing"
         )
     }

@@ -50,7 +50,7 @@ struct CacheIntegrationTests {
                 configuration.clock = clock
             }
             try await other.register(RegisterRequest(email: "other@courier.dev", password: "another-password"))
-            let otherPage = try await other.client.send(RadarEndpoints.list())
+            let otherPage = try await radarClient(sharing: other).client.send(RadarEndpoints.list())
             #expect(otherPage.metrics.cacheStatus == .network)
             try await transport.shutdown()
         }

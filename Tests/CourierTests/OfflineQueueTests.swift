@@ -118,7 +118,7 @@ struct OfflineQueueTests {
         try await withQueueingClient(server: server, url: url) { clarity, queue, database in
             var write = RadarEndpoints.create(topic: "offline-secret")
             write.headers[.cookie] = "session=cookie-secret-value"
-            _ = try await clarity.client.sendOrQueue(write)
+            _ = try await radarClient(sharing: clarity).client.sendOrQueue(write)
             let credential = try #require(try await clarity.session.credential)
             var bytes = Data()
             for suffix in ["", "-wal"] {

@@ -1,3 +1,4 @@
+public import Courier
 public import Foundation
 
 /// The HTTP cache test suite as exported to `cache-tests.json`: groups of tests, each a

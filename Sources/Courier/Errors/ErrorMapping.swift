@@ -108,18 +108,41 @@ enum ErrorMapping {
     }
 }
 
-/// The fields Courier reads from a JSON error body.
-struct ServerErrorBody: Decodable {
-    var message: String?
-    var error: String?
-    var detail: String?
-    var code: String?
-
-    /// Reads `message`, `error` or `detail`, and `code`, from a JSON object; `nil` for anything else.
+/// What Courier reads from a JSON error body, whichever of the common shapes it has.
+enum ServerErrorBody {
+    /// Reads a message and a code from a JSON object; `nil` for anything else.
+    ///
+    /// Each field is read on its own, so one of an unexpected type never hides the others:
+    /// - `message`, else `error` (seed 004's `{error, message, details}`), else `detail`
+    ///   (FastAPI's `{"detail": "…"}`); a FastAPI validation list
+    ///   (`{"detail": [{"loc": [...], "msg": "…"}]}`) gives its first `msg`;
+    /// - an `error` object (`{"error": {"message": "…", "code": "…"}}`) gives its own fields;
+    /// - `code` as a string or a number, else `error` when `message` was the text.
     static func parse(_ data: Data) -> (message: String?, code: String?)? {
-        guard !data.isEmpty, let body = try? JSONDecoder().decode(ServerErrorBody.self, from: data) else { return nil }
-        let message = body.message ?? body.error ?? body.detail
-        guard message != nil || body.code != nil else { return nil }
-        return (message, body.code)
+        guard !data.isEmpty, let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        let nested = object["error"] as? [String: Any]
+        let errorText = object["error"] as? String
+        let message = object["message"] as? String ?? nested?["message"] as? String ?? errorText ?? detailText(object["detail"])
+        var code = text(object["code"]) ?? text(nested?["code"])
+        if code == nil, object["message"] is String { code = errorText }
+        guard message != nil || code != nil else { return nil }
+        return (message, code)
+    }
+
+    /// FastAPI's `detail`: a string, or the first `msg` of a validation list.
+    private static func detailText(_ value: Any?) -> String? {
+        if let text = value as? String { return text }
+        guard let first = (value as? [Any])?.first as? [String: Any], let message = first["msg"] as? String else { return nil }
+        if let location = first["loc"] as? [Any], !location.isEmpty {
+            return location.map { "\($0)" }.joined(separator: ".") + ": " + message
+        }
+        return message
+    }
+
+    /// A string, or an integer written as one.
+    private static func text(_ value: Any?) -> String? {
+        if let text = value as? String { return text }
+        if let number = value as? Int { return String(number) }
+        return nil
     }
 }

@@ -39,8 +39,8 @@ extension APIError {
         APIError(status: .conflict, code: "email_taken", message: "an account with this email already exists")
     }
 
-    /// 400 `invalid_token`: the email verification token is unknown or already used.
+    /// 400 `invalid_token`: the email verification code is unknown or already used.
     static func invalidVerificationToken() -> APIError {
-        APIError(status: .badRequest, code: "invalid_token", message: "unknown or already used verification token")
+        APIError(status: .badRequest, code: "invalid_token", message: "unknown or already used verification code")
     }
 }

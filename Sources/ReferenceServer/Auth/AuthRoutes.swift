@@ -39,7 +39,7 @@ struct AuthRoutes: Sendable {
             if let accessToken = context.accessToken {
                 await auth.logout(accessToken: accessToken, userId: userId, refreshToken: body.refreshToken)
             }
-            return Response.bodiless(status: .noContent)
+            return try Response.json(MessageResponse(message: "Signed out"))
         }
         api.get("v1/auth/me") { _, context in
             let userId = try context.requireUserId()

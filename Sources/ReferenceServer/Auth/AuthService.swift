@@ -97,10 +97,10 @@ actor AuthService {
     }
 
     /// Marks an email address verified.
-    /// - Throws: ``APIError`` 400 `invalid_token` when the token is unknown or already used.
-    func verifyEmail(_ request: VerifyEmailRequest) throws -> VerifyEmailResponse {
-        guard directory.verifyEmail(token: request.token) != nil else { throw APIError.invalidVerificationToken() }
-        return VerifyEmailResponse(verified: true)
+    /// - Throws: ``APIError`` 400 `invalid_token` when the code is unknown or already used.
+    func verifyEmail(_ request: VerifyEmailRequest) throws -> MessageResponse {
+        guard directory.verifyEmail(token: request.code) != nil else { throw APIError.invalidVerificationToken() }
+        return MessageResponse(message: "Email verified")
     }
 
     /// Checks the access token of a request.

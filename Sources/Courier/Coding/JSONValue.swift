@@ -1,8 +1,5 @@
-/// Any JSON value, kept as read so that a step can be forwarded to an origin server verbatim.
-///
-/// The runner sends each step to the origin (`PUT /config/<uuid>`) exactly as the suite file
-/// wrote it, plus the test's `id`; fields this package does not model still reach an origin
-/// that understands them.
+/// Any JSON value, kept as read: for the free-form parts of a body (an error's `details`, a
+/// step forwarded verbatim) that a model does not type.
 public enum JSONValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
@@ -55,15 +52,5 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
-    }
-
-    /// A copy of an object with one more member; other values are returned unchanged.
-    /// - Parameters:
-    ///   - key: The member's name.
-    ///   - value: Its value.
-    public func adding(_ key: String, _ value: JSONValue) -> JSONValue {
-        guard case .object(var members) = self else { return self }
-        members[key] = value
-        return .object(members)
     }
 }
