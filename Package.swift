@@ -167,7 +167,8 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier", "CourierTesting", "CourierAsyncHTTPClient", "CourierURLSession", "CourierSQLite",
-                "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI", "CourierWebSocket",
+                "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI", "CourierWebSocket", "CourierCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

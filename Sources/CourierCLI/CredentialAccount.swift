@@ -23,15 +23,7 @@ struct CredentialAccount {
     /// Records the account, readable and writable by the owner only.
     /// - Parameter email: The account's email.
     func write(_ email: String) throws {
-        let manager = FileManager.default
-        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let data = Data((email + "\n").utf8)
-        if manager.fileExists(atPath: url.path) {
-            try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-            try data.write(to: url)
-        } else if !manager.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
+        try OwnerOnlyText.write(email, to: url)
     }
 
     /// Deletes the record, if there is one.

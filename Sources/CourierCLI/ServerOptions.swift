@@ -17,16 +17,31 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Its password (default: the demo account's, or the COURIER_PASSWORD environment variable).")
     var password: String?
 
-    @Option(help: "Where the credential is kept (default: $COURIER_CREDENTIALS, else one file per server in ~/.config/courier/credentials/). Owner-only.")
+    @Option(help: "Where the credential is kept (default: $COURIER_CREDENTIALS, else one file per server in ~/.config/courier/credentials/). Owner-only; it only ever goes to the server that issued it.")
     var credentials: String?
 
+    @Flag(help: "Allow plain http:// to a host other than this machine (passwords and tokens then travel unencrypted).")
+    var insecure = false
+
     /// The base URL to use.
+    /// - Throws: `ValidationError` for a URL that is not http(s), or plain http to a host
+    ///   other than loopback without `--insecure`.
     func baseURL() throws -> URL {
         let text = server ?? ProcessInfo.processInfo.environment["API_URL"] ?? "http://127.0.0.1:8080"
-        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()) else {
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
+              let origin = Origin(url) else {
             throw ValidationError("not an http(s) URL: \(text)")
         }
+        if origin.scheme == "http" && !origin.isLoopback && !insecure {
+            throw ValidationError("refusing plain http to \(origin): the password and tokens would travel unencrypted. Use https, or pass --insecure")
+        }
         return url
+    }
+
+    /// The origin of the base URL.
+    func origin() throws -> Origin {
+        guard let origin = Origin(try baseURL()) else { throw ValidationError("the server URL has no host") }
+        return origin
     }
 
     /// The credential file: the one given, else one per server, so that a token one server
@@ -34,9 +49,24 @@ struct ServerOptions: ParsableArguments {
     func credentialFile() throws -> URL {
         if let credentials { return URL(fileURLWithPath: credentials) }
         if let path = ProcessInfo.processInfo.environment["COURIER_CREDENTIALS"] { return URL(fileURLWithPath: path) }
-        return FileManager.default.homeDirectoryForCurrentUser
+        return try defaultCredentialFile()
+    }
+
+    /// The per-server credential file in `~/.config/courier/credentials/`.
+    private func defaultCredentialFile() throws -> URL {
+        FileManager.default.homeDirectoryForCurrentUser
             .appendingPathComponent(".config/courier/credentials")
             .appendingPathComponent(Self.fileName(for: try baseURL()))
+    }
+
+    /// Checks that the credential stored in the file, if any, was issued by this server.
+    /// - Throws: ``Courier/CourierError/Code/unauthorized`` when another (or an unknown) server issued it.
+    func checkCredentialIssuer() async throws {
+        let file = try credentialFile()
+        guard try await FileCredentialStore(url: file).load() != nil else { return }
+        try CredentialIssuer(credentialFile: file).check(
+            for: try origin(), impliedByFileName: file.standardizedFileURL == (try defaultCredentialFile()).standardizedFileURL, credentialFile: file
+        )
     }
 
     /// `http-127.0.0.1-8080.json` for `http://127.0.0.1:8080/…`: the server's origin, with
@@ -64,15 +94,18 @@ struct ServerOptions: ParsableArguments {
     /// the account it belonged to (see ``accountForSigningInAgain(recorded:)``), and `body`
     /// runs once more. The transport is shut down afterwards.
     func withSession<T>(signInIfNeeded: Bool = true, _ body: (ClarityClient) async throws -> T) async throws -> T {
+        try await checkCredentialIssuer()
         let transport = AsyncHTTPClientTransport()
         let file = try credentialFile()
         let account = CredentialAccount(credentialFile: file)
+        let issuer = CredentialIssuer(credentialFile: file)
         let clarity = ClarityClient(baseURL: try baseURL(), transport: transport, store: FileCredentialStore(url: file))
         do {
             var signedInNow = false
             if signInIfNeeded, try await clarity.session.credential == nil {
                 try await clarity.signIn(email: resolvedEmail, password: resolvedPassword)
                 try account.write(resolvedEmail)
+                try issuer.write(try origin())
                 signedInNow = true
             }
             let result: T
@@ -83,6 +116,7 @@ struct ServerOptions: ParsableArguments {
                 Console.note("the stored credential was refused; signing in as \(email) again")
                 try await clarity.signIn(email: email, password: password)
                 try account.write(email)
+                try issuer.write(try origin())
                 result = try await body(clarity)
             }
             try await transport.shutdown()
@@ -116,12 +150,16 @@ struct ServerOptions: ParsableArguments {
     /// Records which account the stored credential belongs to.
     /// - Parameter email: The account's email.
     func recordAccount(_ email: String) throws {
-        try CredentialAccount(credentialFile: try credentialFile()).write(email)
+        let file = try credentialFile()
+        try CredentialAccount(credentialFile: file).write(email)
+        try CredentialIssuer(credentialFile: file).write(try origin())
     }
 
-    /// Forgets which account the stored credential belonged to.
+    /// Forgets which account the stored credential belonged to, and which server issued it.
     func forgetAccount() throws {
-        CredentialAccount(credentialFile: try credentialFile()).remove()
+        let file = try credentialFile()
+        CredentialAccount(credentialFile: file).remove()
+        CredentialIssuer(credentialFile: file).remove()
     }
 
     /// Runs `body` with a Radar client signed in as the stored (or demo) account.
@@ -131,6 +169,7 @@ struct ServerOptions: ParsableArguments {
     /// (as ``withSession(signInIfNeeded:_:)`` does) and run `body` again; a 401 means the first
     /// request changed nothing.
     func withRadarClient<T>(_ body: (RadarClient) async throws -> T) async throws -> T {
+        try await checkCredentialIssuer()
         if try await FileCredentialStore(url: try credentialFile()).load() == nil {
             let transport = AsyncHTTPClientTransport()
             do {

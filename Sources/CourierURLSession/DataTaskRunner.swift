@@ -15,6 +15,7 @@ enum DataTaskRunner {
     /// - Parameters:
     ///   - request: The request.
     ///   - session: The session that runs it.
+    ///   - redirects: The task delegate that hands redirects back instead of following them.
     ///   - trustFailures: Where the session's trust evaluator records why it refused a server;
     ///     such a failure replaces the `URLError.cancelled` URLSession reports.
     /// - Returns: The body and the response.
@@ -22,6 +23,7 @@ enum DataTaskRunner {
     static func run(
         _ request: URLRequest,
         in session: URLSession,
+        redirects: RedirectRefuser,
         trustFailures: ServerTrustFailureLog? = nil
     ) async throws -> (Data, URLResponse) {
         let state = TaskState()
@@ -39,6 +41,7 @@ enum DataTaskRunner {
                         continuation.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
                     }
                 }
+                task.delegate = redirects
                 if state.start(task) {
                     task.resume()
                 } else {

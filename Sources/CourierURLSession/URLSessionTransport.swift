@@ -22,8 +22,12 @@ import Security
 /// is only an idle timeout). Cancelling the calling task cancels the data task.
 ///
 /// On Linux, swift-corelibs-foundation's URLSession is slower than AsyncHTTPClient and has
-/// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there. URLSession
-/// follows redirects by its own rules.
+/// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there.
+///
+/// URLSession does not follow redirects here: each task's delegate declines them, so the 3xx
+/// comes back and the client's ``Courier/RedirectPolicy`` applies, as on every transport
+/// (credentials and bodies stay with their origin, no https to http, the hop limit). This
+/// holds for an injected session too.
 ///
 /// ## TLS
 /// ``init(configuration:tls:)`` applies a ``Courier/TLSPolicy``. On Apple platforms the
@@ -46,6 +50,8 @@ public final class URLSessionTransport: Transport {
     public let session: URLSession
     /// Where the session's trust evaluator records refusals; `nil` when there is none.
     private let trustFailures: ServerTrustFailureLog?
+    /// Declines redirects on every task.
+    private let redirects = RedirectRefuser()
 
     /// Makes a transport on a session you provide, used as it is.
     /// - Parameter session: The session; an ephemeral one (no cookies or cache on disk) by default.
@@ -131,8 +137,8 @@ public final class URLSessionTransport: Transport {
             let remaining = ContinuousClock.now.duration(to: deadline)
             urlRequest.timeoutInterval = max(0.001, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
         }
-        let (data, urlResponse) = try await withDeadline(deadline) { [session, urlRequest, trustFailures] in
-            try await DataTaskRunner.run(urlRequest, in: session, trustFailures: trustFailures)
+        let (data, urlResponse) = try await withDeadline(deadline) { [session, urlRequest, trustFailures, redirects] in
+            try await DataTaskRunner.run(urlRequest, in: session, redirects: redirects, trustFailures: trustFailures)
         }
         return try Self.makeResponse(data: data, urlResponse: urlResponse, method: request.method)
     }

@@ -29,6 +29,8 @@ struct DebugRoutes: Sendable {
             throw APIError.internalFailure("internal failure for testing")
         }
         debug.get("redirect") { request, _ in try Self.redirect(request) }
+        debug.post("redirect") { request, _ in try Self.redirect(request) }
+        debug.put("redirect") { request, _ in try Self.redirect(request) }
     }
 
     /// The request's headers as a JSON object: lowercased names to values, duplicates joined with `", "`.
@@ -78,10 +80,15 @@ struct DebugRoutes: Sendable {
         return try Response.json(APIErrorBody(message: "status \(code)", code: "status_\(code)"), status: status, headers: headers)
     }
 
+    /// `GET|POST|PUT /debug/redirect?to=<url or path>&status=<301|302|303|307|308>`: redirects
+    /// there with the status (302 by default); the request's body is not read.
     private static func redirect(_ request: Request) throws -> Response {
-        guard let target = QueryItems(rawQuery: request.uri.query).first("to"), !target.isEmpty else {
+        let query = QueryItems(rawQuery: request.uri.query)
+        guard let target = query.first("to"), !target.isEmpty else {
             throw APIError.validationFailed("to must be a URL or a path")
         }
-        return Response(status: .found, headers: [.location: target])
+        let code = try query.integer("status", default: 302, in: 301...308)
+        guard [301, 302, 303, 307, 308].contains(code) else { throw APIError.validationFailed("status must be 301, 302, 303, 307 or 308") }
+        return Response(status: HTTPResponse.Status(code: code), headers: [.location: target])
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Redirects")
 struct RedirectTests {
-    @Test(arguments: [TransportKind.asyncHTTPClient])
+    @Test(arguments: TransportKind.allCases)
     func crossOriginRedirectDropsAuthorizationAndCookies(kind: TransportKind) async throws {
         try await withReferenceServer { other in
             try await withClient(kind, configure: { $0.middleware.append(BearerTokenMiddleware(token: "secret-token")) }) { client, _ in
@@ -25,7 +25,7 @@ struct RedirectTests {
         }
     }
 
-    @Test(arguments: [TransportKind.asyncHTTPClient])
+    @Test(arguments: TransportKind.allCases)
     func sameOriginRedirectKeepsAuthorization(kind: TransportKind) async throws {
         try await withClient(kind, configure: { $0.middleware.append(BearerTokenMiddleware(token: "secret-token")) }) { client, _ in
             let request = Request<[String: String]>(path: "/debug/redirect", query: [URLQueryItem(name: "to", value: "/debug/headers")])

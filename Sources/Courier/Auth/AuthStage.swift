@@ -6,6 +6,9 @@ import HTTPTypes
 /// force. When the server rejects the credential, the stage asks the ``AuthSession`` for a
 /// renewed one (one refresh shared by every request rejected with the same credential) and
 /// replays the request once. A second rejection is returned as it is.
+///
+/// Only requests to the client's own origins are signed
+/// (``RequestContext/mayCarryCredentials(_:)``); one to any other origin goes out as it is.
 struct AuthStage: Middleware {
     let session: AuthSession
 
@@ -15,7 +18,7 @@ struct AuthStage: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.options.requiresAuth else { return try await next(request, body, context) }
+        guard context.options.requiresAuth, context.mayCarryCredentials(request) else { return try await next(request, body, context) }
         let authenticator = session.authenticator
         let credential = try await session.credentialForRequest()
         var signed = request

@@ -3,8 +3,10 @@ public import HTTPTypes
 /// Signs requests with a fixed bearer token, such as an API key that never expires.
 ///
 /// Requests with ``RequestOptions/requiresAuth`` set to `false` are sent unsigned, and a
-/// request that already carries `Authorization` keeps its own. Tokens that expire need
-/// refreshing and belong to an authenticator instead.
+/// request that already carries `Authorization` keeps its own. So is a request to an origin
+/// the client does not sign for (``RequestContext/mayCarryCredentials(_:)``): an absolute URL
+/// to another server, a "next page" link elsewhere, or, as network middleware, a redirect hop
+/// to another origin. Tokens that expire need refreshing and belong to an authenticator instead.
 public struct BearerTokenMiddleware: Middleware {
     private let token: String
 
@@ -21,7 +23,7 @@ public struct BearerTokenMiddleware: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.options.requiresAuth, !request.headerFields.contains(.authorization) else {
+        guard context.options.requiresAuth, !request.headerFields.contains(.authorization), context.mayCarryCredentials(request) else {
             return try await next(request, body, context)
         }
         var request = request

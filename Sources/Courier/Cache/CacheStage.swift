@@ -123,7 +123,8 @@ struct CacheStage: EscapingNextStage {
     ) {
         let stage = self
         let background = RequestContext(
-            endpoint: context.endpoint, options: context.options, deadline: context.deadline, transportDeadline: context.transportDeadline
+            endpoint: context.endpoint, options: context.options, deadline: context.deadline, transportDeadline: context.transportDeadline,
+            credentialScope: context.credentialScope
         )
         let refresh = Task { () throws -> RefreshedResponse in
             let started = stage.cache.clock.date

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+public import HTTPTypes
 import Synchronization
 
 /// Per-call information that travels with a request through every middleware and the transport.
@@ -20,6 +20,7 @@ public struct RequestContext: Sendable {
         @usableFromInline var deadline: ContinuousClock.Instant?
         @usableFromInline let transportDeadline: ContinuousClock.Instant?
         @usableFromInline let record: CallRecord
+        var credentialScope: CredentialScope?
     }
 
     /// The box: a `final class` whose only stored property is a `let`, hence `Sendable`.
@@ -77,6 +78,25 @@ public struct RequestContext: Sendable {
     /// The user the call belongs to, once a stage has worked it out (see `UserPartition`).
     var userPartition: String?
 
+    /// The origins the client sends credentials to; `nil` in a context made outside a client.
+    var credentialScope: CredentialScope? {
+        get { shared.fields.credentialScope }
+        set { edit { $0.credentialScope = newValue } }
+    }
+
+    /// Whether a request may carry the client's credentials: it goes to the client's base
+    /// URL's origin or one listed in ``ClientConfiguration/credentialOrigins``. Signing
+    /// middleware (``BearerTokenMiddleware``, the ``AuthSession``'s stage) asks this, so an
+    /// absolute URL to another server, a "next page" link elsewhere or a redirect hop to
+    /// another origin goes out unsigned.
+    ///
+    /// A context made outside a client (a middleware's own test) has no scope and allows
+    /// every origin.
+    /// - Parameter request: The request about to be signed.
+    public func mayCarryCredentials(_ request: HTTPRequest) -> Bool {
+        shared.fields.credentialScope?.allows(request) ?? true
+    }
+
     /// Counters shared by every attempt of the call, read back into ``ResponseMetrics``.
     public var record: CallRecord {
         @inlinable get { shared.fields.record }
@@ -107,7 +127,8 @@ public struct RequestContext: Sendable {
         options: RequestOptions,
         attempt: Int = 1,
         deadline: ContinuousClock.Instant?,
-        transportDeadline: ContinuousClock.Instant?
+        transportDeadline: ContinuousClock.Instant?,
+        credentialScope: CredentialScope? = nil
     ) {
         self.shared = Shared(Fields(
             requestID: requestID,
@@ -115,7 +136,8 @@ public struct RequestContext: Sendable {
             options: options,
             deadline: deadline,
             transportDeadline: transportDeadline,
-            record: CallRecord()
+            record: CallRecord(),
+            credentialScope: credentialScope
         ))
         self.attempt = attempt
     }

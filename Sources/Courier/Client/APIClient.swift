@@ -28,6 +28,8 @@ public final class APIClient: Sendable {
     private let base: RequestTarget.Base
     /// Whether deadlines are on the system clock, so that transports may be handed them.
     private let clockIsSystemClock: Bool
+    /// The origins this client sends credentials to.
+    private let credentialScope: CredentialScope
 
     /// Makes a client.
     /// - Parameters:
@@ -45,6 +47,8 @@ public final class APIClient: Sendable {
         let base = RequestTarget.Base(configuration.baseURL)
         self.base = base
         self.clockIsSystemClock = configuration.clock is SystemClock
+        let credentialScope = CredentialScope(baseURL: configuration.baseURL, additional: configuration.credentialOrigins)
+        self.credentialScope = credentialScope
         var stages: [any Middleware] = []
         if configuration.deduplicatesRequests { stages.append(DedupStage(auth: configuration.auth)) }
         if let cache = configuration.cache {
@@ -75,7 +79,14 @@ public final class APIClient: Sendable {
             let auth = configuration.auth
             let currentAccount: OfflineQueue.AccountSource = { try? await auth?.credential?.accountID }
             if attachesQueue {
-                Task { await queue.attach(sender: replayChain.entry, connectivity: connectivity, account: currentAccount) }
+                // Replays are signed only for this client's origins, as live calls are.
+                let entry = replayChain.entry
+                let sender: Middleware.Next = { request, body, context in
+                    var scoped = context
+                    scoped.credentialScope = credentialScope
+                    return try await entry(request, body, scoped)
+                }
+                Task { await queue.attach(sender: sender, connectivity: connectivity, account: currentAccount) }
             }
         }
         var application = configuration.middleware
@@ -304,7 +315,8 @@ public final class APIClient: Sendable {
             endpoint: request.endpointName,
             options: options,
             deadline: deadline,
-            transportDeadline: clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil
+            transportDeadline: clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil,
+            credentialScope: credentialScope
         )
 
         var fields = request.headers

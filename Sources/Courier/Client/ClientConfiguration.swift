@@ -33,6 +33,11 @@ public struct ClientConfiguration: Sendable {
     /// The signed-in user's session: signs requests and renews credentials. `nil` sends
     /// requests unsigned.
     public var auth: AuthSession?
+    /// Origins besides the ``baseURL``'s that may receive the client's credentials, such as
+    /// `https://uploads.example.com` for an API that hands out upload URLs on another host.
+    /// Empty by default: requests to any other origin (an absolute URL, a server's "next
+    /// page" link, a redirect hop) go out unsigned. Only the scheme, host and port count.
+    public var credentialOrigins: [URL] = []
     /// The time source for retry waits, deadlines and the retry budget.
     public var clock: any CourierClock
     /// Which statuses count as success; others become a ``CourierError``. 2xx by default.

@@ -50,6 +50,9 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     public var retryStopReason: RetryStopReason?
     /// The offline queue's id for the write, when the code is ``Code/queued``.
     public var queuedRequestID: String?
+    /// For ``Code/redirectNotFollowed``: where the server redirected to, with sensitive query
+    /// values redacted.
+    public var redirectLocation: String?
 
     /// The most body bytes kept in ``bodySnippet``.
     public static let snippetLimit = 1_024
@@ -103,7 +106,7 @@ extension CourierError {
             case invalidRequest, offline, timedOut, cannotConnect, connectionLost, cancelled
             case transportFailed, tlsFailure, invalidResponse, unauthorized, forbidden, notFound
             case rateLimited, clientError, serverError, decodingFailed, responseTooLarge, queued
-            case fileSystem, notCached, tooManyRedirects
+            case fileSystem, notCached, tooManyRedirects, redirectNotFollowed
         }
 
         private let kind: Kind
@@ -160,6 +163,11 @@ extension CourierError {
         /// The server kept redirecting past ``RedirectPolicy/maxRedirects`` hops (a redirect
         /// loop, most likely); ``CourierError/status`` is the last redirect's.
         public static let tooManyRedirects = Code(.tooManyRedirects)
+        /// The server answered with a redirect the client does not follow: one that would carry
+        /// the request's body to another origin, go from https to http, or resend a single-use
+        /// body; or any redirect under ``RedirectPolicy/none``. ``CourierError/redirectLocation``
+        /// says where it pointed; nothing was sent there.
+        public static let redirectNotFollowed = Code(.redirectNotFollowed)
 
         /// Whether this is a failure to reach the server or to get its full answer.
         public var isTransportFailure: Bool {
@@ -167,10 +175,11 @@ extension CourierError {
         }
 
         /// The code for a status that is not a success.
-        /// - Parameter status: A 4xx or 5xx status.
+        /// - Parameter status: A 3xx, 4xx or 5xx status.
         /// - Returns: The matching code.
         public static func forStatus(_ status: HTTPResponse.Status) -> Code {
             switch status.code {
+            case 300...399: return .redirectNotFollowed
             case 401: return .unauthorized
             case 403: return .forbidden
             case 404: return .notFound

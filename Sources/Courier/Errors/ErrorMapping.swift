@@ -17,6 +17,11 @@ enum ErrorMapping {
         error.bodySnippet = snippet(body)
         error.serverMessage = serverError?.message
         error.serverCode = serverError?.code
+        if code == .redirectNotFollowed, let location = response.headerFields[.location] {
+            let redacted = Redaction.redactedURL(location)
+            error.redirectLocation = redacted
+            error.message += " to \(redacted), a redirect the client's policy does not follow"
+        }
         if let retryAfter = response.headerFields[.retryAfter] {
             error.retryAfter = RetryAfter.parse(retryAfter, now: Date())
         }

@@ -6,10 +6,14 @@
 /// - 303, and 301/302 after a POST, become a GET without a body; 307 and 308 keep the
 ///   method and body, and are not followed when the body is single-use;
 /// - when the redirect leaves the origin (scheme, host or port change), `Authorization`,
-///   `Proxy-Authorization` and `Cookie` are removed: credentials never cross hosts;
+///   `Proxy-Authorization` and `Cookie` are removed: credentials never cross hosts; and a
+///   hop that would carry a body there (a 307 or 308, or a 301 or 302 after a PUT) is not
+///   followed: a body never crosses hosts either;
 /// - a redirect from https to http is not followed unless ``allowsInsecureDowngrade`` is set.
 ///
-/// A redirect that is not followed reaches the caller as the 3xx response.
+/// A redirect that is not followed reaches the caller as the 3xx response, which a client
+/// that accepts only 2xx throws as ``CourierError/Code/redirectNotFollowed`` with the target
+/// in ``CourierError/redirectLocation``.
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects followed for one call; 0 follows none.
     public var maxRedirects: Int

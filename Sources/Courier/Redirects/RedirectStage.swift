@@ -74,17 +74,11 @@ struct RedirectStage: Middleware {
         next.authority = components.port.map { "\(bracketed):\($0)" } ?? bracketed
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         next.path = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-        if origin(of: request) != origin(of: next) {
+        if Origin(request) != Origin(next) {
+            // A body never goes to another origin (OkHttp's rule): the caller gets the 3xx.
+            if nextBody != nil { return nil }
             for name in credentialFields { next.headerFields[name] = nil }
         }
         return (next, nextBody)
-    }
-
-    private static func origin(of request: HTTPRequest) -> String {
-        let scheme = request.scheme?.lowercased() ?? "http"
-        var authority = request.authority?.lowercased() ?? ""
-        let defaultPort = scheme == "https" ? ":443" : ":80"
-        if authority.hasSuffix(defaultPort) { authority.removeLast(defaultPort.count) }
-        return "\(scheme)://\(authority)"
     }
 }
