@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The cache database's tables, created and upgraded by a GRDB migrator.
@@ -14,6 +15,8 @@ import GRDB
 ///   reading payloads; a trigger removes a variant's prefixes with it.
 /// - `cache_usage`: one row with the total cost and count, kept exact by triggers inside the
 ///   same transactions that change `variant`, so the budget check reads one row, not the table.
+/// - `digest_secret`: one row, the random secret that keys the cache's credential digests
+///   (``Courier/CredentialDigest``) when the storage has no encryption key to derive it from.
 enum CacheSchema {
     /// The migrator that brings a database to the current schema.
     static var migrator: DatabaseMigrator {
@@ -63,6 +66,23 @@ enum CacheSchema {
                 END;
                 """)
         }
+        migrator.registerMigration("v3: digest secret") { db in
+            // Partitions and credential `Vary` values were unkeyed digests before this version;
+            // keyed ones never match them, so those rows go.
+            var generator = SystemRandomNumberGenerator()
+            let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+            try db.execute(sql: "DELETE FROM variant")
+            try db.execute(sql: "CREATE TABLE digest_secret (id INTEGER PRIMARY KEY CHECK (id = 0), secret BLOB NOT NULL)")
+            try db.execute(sql: "INSERT INTO digest_secret (id, secret) VALUES (0, ?)", arguments: [secret])
+        }
         return migrator
+    }
+
+    /// The secret stored by the "v3" migration.
+    static func digestSecret(in database: DatabasePool) throws -> [UInt8] {
+        guard let secret = try database.read({ try Data.fetchOne($0, sql: "SELECT secret FROM digest_secret WHERE id = 0") }), secret.count >= 16 else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the cache's digest secret is missing")
+        }
+        return Array(secret)
     }
 }

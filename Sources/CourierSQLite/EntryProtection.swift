@@ -24,6 +24,12 @@ struct EntryProtection: Sendable {
         digestKey = encryptionKey.map { Self.derive(from: $0, purpose: "lookup") }
     }
 
+    /// The secret for the cache's credential digests, derived from an encryption key; `nil`
+    /// without one.
+    static func credentialDigestSecret(from encryptionKey: SymmetricKey?) -> [UInt8]? {
+        encryptionKey.map { derive(from: $0, purpose: "credential digests").withUnsafeBytes { Array($0) } }
+    }
+
     /// Whether payloads are sealed.
     var isEncrypting: Bool { sealingKey != nil }
 

@@ -53,6 +53,10 @@ public final class SQLiteCacheStorage: CacheStorage {
 
     /// The most bytes kept: the sum of the stored payloads' sizes.
     public let maxBytes: Int
+    /// The secret that keys the cache's credential digests: derived from the encryption key
+    /// when there is one (so it is stored nowhere), else the random secret kept in the
+    /// database, as private as the entries beside it (an owner-only file).
+    public let digestSecret: [UInt8]?
     /// The database file.
     public let url: URL
 
@@ -82,6 +86,7 @@ public final class SQLiteCacheStorage: CacheStorage {
         self.url = url
         self.maxBytes = maxBytes
         self.protection = EntryProtection(encryptionKey: encryptionKey)
+        self.digestSecret = try EntryProtection.credentialDigestSecret(from: encryptionKey) ?? CacheSchema.digestSecret(in: database)
         self.clock = clock
     }
 

@@ -29,6 +29,7 @@ struct DebugRoutes: Sendable {
             throw APIError.internalFailure("internal failure for testing")
         }
         debug.get("redirect") { request, _ in try Self.redirect(request) }
+        debug.get("private") { request, _ in try Self.privateEcho(request) }
         debug.post("redirect") { request, _ in try Self.redirect(request) }
         debug.put("redirect") { request, _ in try Self.redirect(request) }
     }
@@ -78,6 +79,19 @@ struct DebugRoutes: Sendable {
             return Response.bodiless(status: status, headers: headers)
         }
         return try Response.json(APIErrorBody(message: "status \(code)", code: "status_\(code)"), status: status, headers: headers)
+    }
+
+    /// `GET /debug/private`: the request's `Authorization` and `Cookie` (or `null`) as JSON,
+    /// marked `private, max-age=60`: a per-user answer a private cache may keep, for checking
+    /// that it keeps users apart. Answers `Set-Cookie: debug=1` too, which a cache must not store.
+    private static func privateEcho(_ request: Request) throws -> Response {
+        let seen = ["authorization": request.headers[.authorization], "cookie": request.headers[.cookie]]
+        let body = try JSONEncoder().encode(seen)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .cacheControl: "private, max-age=60", .setCookie: "debug=1"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
     }
 
     /// `GET|POST|PUT /debug/redirect?to=<url or path>&status=<301|302|303|307|308>`: redirects

@@ -6,6 +6,7 @@ import Testing
 @Suite("Cache decisions (pure)")
 struct CacheDecisionTests {
     let received = Date(timeIntervalSince1970: 1_800_000_000)
+    let digest = CredentialDigest(key: Array("test secret".utf8))
 
     private func stored(_ fields: [(String, String)], vary: [String: String?] = [:]) -> CachedResponse {
         CachedResponse(status: 200, fields: fields.map { .init(name: $0.0, value: $0.1) }, body: Data("x".utf8),
@@ -13,7 +14,7 @@ struct CacheDecisionTests {
     }
 
     private func lookup(_ entry: CachedResponse?, request: HTTPFields = [:], policy: CachePolicy = .http, after seconds: TimeInterval = 10) -> CacheLookup {
-        CacheDecision.lookup(request: request, variants: entry.map { [$0] } ?? [], policy: policy, now: received.addingTimeInterval(seconds))
+        CacheDecision.lookup(request: request, variants: entry.map { [$0] } ?? [], policy: policy, now: received.addingTimeInterval(seconds), digest: digest)
     }
 
     @Test func aFreshResponseIsServedAndAStaleOneRevalidatedWithItsValidators() {
@@ -101,9 +102,9 @@ struct CacheDecisionTests {
     @Test func varySelectsTheVariantWhoseRequestHeadersMatch() {
         let english = stored([("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")], vary: ["accept-language": "en"])
         let french = stored([("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")], vary: ["accept-language": "fr"])
-        let result = CacheDecision.lookup(request: [.acceptLanguage: "fr"], variants: [english, french], policy: .http, now: received)
+        let result = CacheDecision.lookup(request: [.acceptLanguage: "fr"], variants: [english, french], policy: .http, now: received, digest: digest)
         #expect(result == .serve(french, .hit))
-        let none = CacheDecision.lookup(request: [.acceptLanguage: "de"], variants: [english, french], policy: .http, now: received)
+        let none = CacheDecision.lookup(request: [.acceptLanguage: "de"], variants: [english, french], policy: .http, now: received, digest: digest)
         #expect(none == .network(fallback: nil))
         let star = stored([("Cache-Control", "max-age=60"), ("Vary", "*")])
         #expect(lookup(star) == .network(fallback: nil))
@@ -112,12 +113,14 @@ struct CacheDecisionTests {
     @Test func varyOnACredentialStoresADigestNotTheSecretAndStillMatches() {
         let request: HTTPFields = [.authorization: "Bearer s3cret-token", .acceptLanguage: "en"]
         let response: HTTPFields = [.vary: "Authorization, Accept-Language", .cacheControl: "max-age=60"]
-        let values = CacheDecision.varyValues(response: response, request: request)
+        let values = CacheDecision.varyValues(response: response, request: request, digest: digest)
         #expect(values["accept-language"] == "en")
         #expect(values["authorization"]??.contains("s3cret") == false)
         let entry = stored([("Cache-Control", "max-age=60"), ("Vary", "Authorization, Accept-Language")], vary: values)
-        #expect(CacheDecision.matchesVary(entry, request: request))
-        #expect(!CacheDecision.matchesVary(entry, request: [.authorization: "Bearer other", .acceptLanguage: "en"]))
+        #expect(CacheDecision.matchesVary(entry, request: request, digest: digest))
+        #expect(!CacheDecision.matchesVary(entry, request: [.authorization: "Bearer other", .acceptLanguage: "en"], digest: digest))
+        let anotherStoresSecret = CredentialDigest(key: Array("another store".utf8))
+        #expect(!CacheDecision.matchesVary(entry, request: request, digest: anotherStoresSecret), "the digest is keyed: without the secret it confirms nothing")
     }
 
     @Test func appPoliciesOverrideTheRules() {

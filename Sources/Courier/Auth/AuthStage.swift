@@ -23,6 +23,7 @@ struct AuthStage: Middleware {
         let credential = try await session.credentialForRequest()
         var signed = request
         authenticator.apply(credential, to: &signed)
+        context.record.noteSigningCredential(credential)
         let (response, responseBody) = try await next(signed, body, context)
         guard authenticator.isRejection(response), body?.isReplayable ?? true else {
             return (response, responseBody)
@@ -31,6 +32,7 @@ struct AuthStage: Middleware {
         let renewed = try await session.credentialAfterRejection(of: credential)
         var replay = request
         authenticator.apply(renewed, to: &replay)
+        context.record.noteSigningCredential(renewed)
         return try await next(replay, body, context)
     }
 }

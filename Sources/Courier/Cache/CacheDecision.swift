@@ -47,10 +47,11 @@ public enum CacheDecision {
         variants: [CachedResponse],
         policy: CachePolicy,
         now: Date,
-        heuristicFraction: Double = 0.1
+        heuristicFraction: Double = 0.1,
+        digest: CredentialDigest
     ) -> CacheLookup {
         let requestControl = requestCacheControl(request)
-        let candidate = variants.first { matchesVary($0, request: request) }
+        let candidate = variants.first { matchesVary($0, request: request, digest: digest) }
         if policy == .bypass || requestControl.noStore {
             return requestControl.onlyIfCached ? .gatewayTimeout : .network(fallback: nil)
         }
@@ -151,31 +152,34 @@ public enum CacheDecision {
     }
 
     /// Whether a stored variant was selected by request header values equal to this request's.
-    public static func matchesVary(_ stored: CachedResponse, request: HTTPFields) -> Bool {
+    /// - Parameter digest: The cache's ``HTTPCache/credentialDigest``, which credential fields
+    ///   are compared by.
+    public static func matchesVary(_ stored: CachedResponse, request: HTTPFields, digest: CredentialDigest) -> Bool {
         let names = varyNames(stored.values("Vary"))
         if names.contains("*") { return false }
         for name in names {
             let expected = stored.varyValues[name] ?? nil
-            if normalized(storedVaryValue(name, in: request)) != normalized(expected) { return false }
+            if normalized(storedVaryValue(name, in: request, digest: digest)) != normalized(expected) { return false }
         }
         return true
     }
 
     /// The request header values a response's `Vary` names, for storing with it. Values of
-    /// credential fields (`Authorization`, `Cookie`, …) are kept only as digests, so no secret
-    /// reaches a disk tier.
-    public static func varyValues(response: HTTPFields, request: HTTPFields) -> [String: String?] {
+    /// credential fields (`Authorization`, `Cookie`, …) are kept only as keyed digests, so no
+    /// secret, nor anything that confirms a guess of one, reaches a disk tier.
+    /// - Parameter digest: The cache's ``HTTPCache/credentialDigest``.
+    public static func varyValues(response: HTTPFields, request: HTTPFields, digest: CredentialDigest) -> [String: String?] {
         var values: [String: String?] = [:]
         for name in varyNames(response[values: .vary]) where name != "*" {
-            values[name] = storedVaryValue(name, in: request)
+            values[name] = storedVaryValue(name, in: request, digest: digest)
         }
         return values
     }
 
-    private static func storedVaryValue(_ name: String, in request: HTTPFields) -> String? {
+    private static func storedVaryValue(_ name: String, in request: HTTPFields, digest: CredentialDigest) -> String? {
         guard let value = headerValue(name, in: request) else { return nil }
         guard let fieldName = HTTPField.Name(name), Redaction.isSensitiveHeader(fieldName) else { return value }
-        return "digest:" + Digest.fnv1a(normalized(value) ?? value)
+        return "digest:" + digest(normalized(value) ?? value)
     }
 
     /// The lowercased field names in `Vary` values.

@@ -8,6 +8,9 @@ public enum CacheRules {
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
         "proxy-authenticate", "proxy-authorization", "proxy-authentication-info", "trailer",
     ]
+    /// Header fields never stored because they hand out a secret: a stored `Set-Cookie` would
+    /// give one user's session to whoever reads the entry (RFC 9111, 3.1 lets caches drop it).
+    static let neverStoredFields: Set<String> = ["set-cookie", "set-cookie2"]
 
     /// Whether a private cache may store a response (RFC 9111, section 3).
     /// - Parameters:
@@ -37,7 +40,7 @@ public enum CacheRules {
     ///   - requestDate: When the revalidation request was sent.
     ///   - responseDate: When the 304 arrived.
     public static func updated(_ stored: CachedResponse, with notModified: HTTPFields, requestDate: Date, responseDate: Date) -> CachedResponse {
-        let replaced = Set(notModified.map { $0.name.canonicalName }).subtracting(connectionFields).subtracting(["content-length"])
+        let replaced = Set(notModified.map { $0.name.canonicalName }).subtracting(connectionFields).subtracting(neverStoredFields).subtracting(["content-length"])
         var fields = stored.fields.filter { !replaced.contains($0.name.lowercased()) }
         for field in notModified where replaced.contains(field.name.canonicalName) {
             fields.append(.init(name: field.name.rawName, value: field.value))
@@ -49,11 +52,13 @@ public enum CacheRules {
         return updated
     }
 
-    /// The fields worth storing from a response: all but connection fields and the fields the
-    /// `Connection` header names (RFC 9111, section 3.1).
+    /// The fields worth storing from a response: all but connection fields, the fields the
+    /// `Connection` header names (RFC 9111, section 3.1), and `Set-Cookie`.
     static func storedFields(_ fields: HTTPFields) -> [CachedResponse.Field] {
         let named = Set(fields[values: .connection].flatMap { $0.split(separator: ",") }.map { ASCII.lowercased(ASCII.trimmed($0)) })
-        return fields.filter { !connectionFields.contains($0.name.canonicalName) && !named.contains($0.name.canonicalName) }
+        return fields.filter {
+            !connectionFields.contains($0.name.canonicalName) && !named.contains($0.name.canonicalName) && !neverStoredFields.contains($0.name.canonicalName)
+        }
             .map { .init(name: $0.name.rawName, value: $0.value) }
     }
 

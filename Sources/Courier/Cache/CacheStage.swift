@@ -25,11 +25,14 @@ struct CacheStage: EscapingNextStage {
             return try await passUnsafe(request, body: body, context: context, next: next)
         }
         guard policy != .bypass else { return try await next(request, body, context) }
-        let key = CacheKey(method: "GET", url: Self.url(of: request), partition: await UserPartition.of(request, context: context, auth: auth))
+        let key = CacheKey(
+            method: "GET", url: Self.url(of: request),
+            partition: await UserPartition.of(request, context: context, auth: auth, digest: cache.credentialDigest)
+        )
         let variants = (try? await cache.storage.variants(for: key)) ?? []
         let lookup = CacheDecision.lookup(
             request: request.headerFields, variants: variants, policy: policy,
-            now: cache.clock.date, heuristicFraction: cache.heuristicFraction
+            now: cache.clock.date, heuristicFraction: cache.heuristicFraction, digest: cache.credentialDigest
         )
         switch lookup {
         case .serve(let stored, let status):
@@ -84,6 +87,10 @@ struct CacheStage: EscapingNextStage {
             throw error
         }
         let responseDate = cache.clock.date
+        // Stored under the identity that signed the request as it went out, not the one
+        // looked up before: a sign-in, sign-out or refresh may have happened in between.
+        var key = key
+        key.partition = UserPartition.storePartition(lookedUp: key.partition, record: context.record, digest: cache.credentialDigest)
 
         if response.status.code == 304, let stored, conditions != nil {
             _ = await responseBody?.prefix(upTo: 64 << 10)
@@ -105,7 +112,7 @@ struct CacheStage: EscapingNextStage {
         var entry = CachedResponse(
             status: response.status.code, fields: CacheRules.storedFields(response.headerFields), body: data,
             requestDate: requestDate, responseDate: responseDate,
-            varyValues: CacheDecision.varyValues(response: response.headerFields, request: request.headerFields)
+            varyValues: CacheDecision.varyValues(response: response.headerFields, request: request.headerFields, digest: cache.credentialDigest)
         )
         if case .ttl(let lifetime) = policy, !Self.hasExplicitFreshness(response) {
             entry.fields.append(.init(name: "Cache-Control", value: "max-age=\(Int(Backoff.seconds(lifetime)))"))
@@ -143,7 +150,10 @@ struct CacheStage: EscapingNextStage {
     private func passUnsafe(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
         let result = try await next(request, body, context)
         guard ![.head, .options, .trace].contains(request.method) else { return result }
-        let partition = await UserPartition.of(request, context: context, auth: auth)
+        let partition = UserPartition.storePartition(
+            lookedUp: await UserPartition.of(request, context: context, auth: auth, digest: cache.credentialDigest),
+            record: context.record, digest: cache.credentialDigest
+        )
         for url in CacheRules.invalidatedURLs(requestURL: Self.url(of: request), response: result.0) {
             for keyPartition in Set([partition, ""]) {
                 try? await cache.storage.remove(CacheKey(method: "GET", url: url, partition: keyPartition))

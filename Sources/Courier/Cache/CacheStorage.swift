@@ -28,4 +28,15 @@ public protocol CacheStorage: Sendable {
     /// everything below it.
     /// - Parameter prefix: An absolute URL such as `https://api.example.com/api/radars`.
     func removeAll(under prefix: String) async throws
+
+    /// The secret that keys the cache's credential digests (``CredentialDigest``), for a
+    /// storage that outlives the process: it must stay the same for as long as the stored
+    /// entries do, and be kept as privately as they are. `nil` (the default) lets the
+    /// ``HTTPCache`` pick a random one, right for storage that lives in memory.
+    var digestSecret: [UInt8]? { get }
+}
+
+extension CacheStorage {
+    /// No secret of its own: the cache picks a random one.
+    public var digestSecret: [UInt8]? { nil }
 }

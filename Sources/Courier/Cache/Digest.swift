@@ -1,5 +1,5 @@
-/// A stable, non-secret name for a secret value (FNV-1a, 64 bits): used to keep credentials
-/// apart (cache partitions, `Vary` on credential fields) without storing them.
+/// A stable short name for a value that is not secret (FNV-1a, 64 bits), such as a URL.
+/// Credentials are named by ``CredentialDigest`` instead, which is keyed.
 enum Digest {
     static func fnv1a(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -29,6 +29,9 @@ public final class HTTPCache: Sendable {
     public let heuristicFraction: Double
     /// The largest body stored; larger responses pass through unstored.
     public let maxEntryBytes: Int
+    /// Keys the digests that stand for credentials in partitions and `Vary` values: the
+    /// storage's ``CacheStorage/digestSecret``, else a random secret of this cache's own.
+    public let credentialDigest: CredentialDigest
     private let observers = Mutex<[Int: AsyncStream<Update>.Continuation]>([:])
     private let nextObserver = Atomic<Int>(0)
 
@@ -43,6 +46,7 @@ public final class HTTPCache: Sendable {
         self.clock = clock
         self.heuristicFraction = heuristicFraction
         self.maxEntryBytes = maxEntryBytes
+        self.credentialDigest = storage.digestSecret.map(CredentialDigest.init(key:)) ?? .random()
     }
 
     /// Removes one user's responses, or every response.

@@ -6,6 +6,9 @@ public struct TieredCacheStorage: CacheStorage {
     /// The durable tier.
     public let disk: any CacheStorage
 
+    /// The durable tier's secret, which outlives the memory tier.
+    public var digestSecret: [UInt8]? { disk.digestSecret }
+
     /// Makes a two-tier storage.
     /// - Parameters:
     ///   - memory: The fast tier, such as ``MemoryCacheStorage``.

@@ -15,6 +15,7 @@ struct MiddlewareChain: Sendable {
     ) {
         var next: Middleware.Next = { request, body, context in
             context.record.countTransportCall()
+            context.record.noteSent(request)
             return try await transport.send(request, body: body, context: context)
         }
         for middleware in network.reversed() {

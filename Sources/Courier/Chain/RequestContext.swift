@@ -223,6 +223,19 @@ public final class CallRecord: Sendable {
     private let cache = Mutex<CacheStatus>(.network)
     private let refresh = Mutex<Task<RefreshedResponse, any Error>?>(nil)
     private let memo = Mutex<DecodedValueMemo?>(nil)
+    private let signer = Mutex<Signer>(Signer())
+
+    /// Who signed the call's last attempt, as it went out.
+    private struct Signer {
+        var credential: Credential?
+        var sent: SentCredentials?
+    }
+
+    /// The credential fields a request carried when it reached the transport.
+    struct SentCredentials: Sendable, Equatable {
+        var authorization: String?
+        var cookie: String?
+    }
 
     /// Makes an empty record.
     public init() {}
@@ -230,6 +243,30 @@ public final class CallRecord: Sendable {
     /// Counts one request handed to the transport.
     public func countTransportCall() {
         transportCalls.add(1, ordering: .relaxed)
+    }
+
+    /// Records the credential fields of a request handed to the transport.
+    func noteSent(_ request: HTTPRequest) {
+        let fields = request.headerFields
+        let authorization = fields.contains(.authorization) ? fields[.authorization] : nil
+        let cookie = fields.contains(.cookie) ? fields[.cookie] : nil
+        let sent = authorization == nil && cookie == nil ? nil : SentCredentials(authorization: authorization, cookie: cookie)
+        signer.withLock { $0.sent = sent }
+    }
+
+    /// Records the session credential the auth stage signed the attempt with.
+    func noteSigningCredential(_ credential: Credential?) {
+        signer.withLock { $0.credential = credential }
+    }
+
+    /// The session credential that signed the last attempt, if the auth stage signed it.
+    var signingCredential: Credential? {
+        signer.withLock { $0.credential }
+    }
+
+    /// The credential fields the last attempt carried to the transport; `nil` when it carried none.
+    var sentCredentials: SentCredentials? {
+        signer.withLock { $0.sent }
     }
 
     /// How many times the call reached the transport.

@@ -13,9 +13,10 @@ extension APIClient {
     ///   out even when removing the cached responses fails.
     public func signOut() async throws {
         guard let auth = configuration.auth else { return }
-        let partition = try? await auth.credential.map(UserPartition.of(_:))
+        let credential = try? await auth.credential
         try await auth.signOut()
-        if let cache = configuration.cache, let partition {
+        if let cache = configuration.cache, let credential {
+            let partition = UserPartition.of(credential, digest: cache.credentialDigest)
             try await cache.clear(partition: partition)
         }
     }

@@ -50,7 +50,9 @@ public final class APIClient: Sendable {
         let credentialScope = CredentialScope(baseURL: configuration.baseURL, additional: configuration.credentialOrigins)
         self.credentialScope = credentialScope
         var stages: [any Middleware] = []
-        if configuration.deduplicatesRequests { stages.append(DedupStage(auth: configuration.auth)) }
+        if configuration.deduplicatesRequests {
+            stages.append(DedupStage(auth: configuration.auth, digest: configuration.cache?.credentialDigest ?? .random()))
+        }
         if let cache = configuration.cache {
             stages.append(CacheStage(cache: cache, defaultPolicy: configuration.cachePolicy, auth: configuration.auth, base: base))
         }

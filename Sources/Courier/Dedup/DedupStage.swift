@@ -13,6 +13,9 @@ import HTTPTypes
 struct DedupStage: EscapingNextStage {
     let calls = InFlightCalls<DedupKey>()
     let auth: AuthSession?
+    /// The client's credential digest: the cache's when it has one, so the user partition
+    /// worked out here is the one the cache looks up.
+    let digest: CredentialDigest
 
     func intercept(
         _ request: HTTPRequest,
@@ -23,8 +26,8 @@ struct DedupStage: EscapingNextStage {
         guard request.method == .get, body == nil, context.options.deduplicates else {
             return try await next(request, body, context)
         }
-        let context = await Self.withUserPartition(context, request: request, auth: auth)
-        let key = DedupKey(request, user: context.userPartition ?? UserPartition.withoutSession(request))
+        let context = await Self.withUserPartition(context, request: request, auth: auth, digest: digest)
+        let key = DedupKey(request, user: context.userPartition ?? UserPartition.withoutSession(request, digest: digest))
         let limit = context.options.maxResponseBytes ?? Int.max
         let shared = try await calls.join(
             key,
@@ -46,10 +49,10 @@ struct DedupStage: EscapingNextStage {
     /// The context with the call's user partition, worked out once for the stages below
     /// when it needs the session; without a session it is cheap to work out again, so the
     /// context is passed on as it is (no copy).
-    private static func withUserPartition(_ context: RequestContext, request: HTTPRequest, auth: AuthSession?) async -> RequestContext {
+    private static func withUserPartition(_ context: RequestContext, request: HTTPRequest, auth: AuthSession?, digest: CredentialDigest) async -> RequestContext {
         guard context.userPartition == nil, auth != nil else { return context }
         var known = context
-        known.userPartition = await UserPartition.of(request, context: context, auth: auth)
+        known.userPartition = await UserPartition.of(request, context: context, auth: auth, digest: digest)
         return known
     }
 }
