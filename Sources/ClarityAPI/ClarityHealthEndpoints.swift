@@ -11,13 +11,13 @@ public enum ClarityHealthEndpoints {
     /// `POST /api/v1/pat/step-analysis`: analyses step counts as proxy actigraphy. Answers 202
     /// with the analysis, which may still be processing.
     public static func analyzeSteps(_ steps: StepAnalysisRequest) -> Request<AnalysisResponse> {
-        Request(method: .post, path: "/pat/step-analysis", body: .json(steps), name: "clarity.pat.steps")
+        Request(method: .post, path: "/pat/step-analysis", body: .json(steps), options: ClarityUploadEndpoints.personal(), name: "clarity.pat.steps")
     }
 
     /// `POST /api/v1/pat/analysis`: analyses actigraphy samples directly. Answers 202 with the
     /// analysis, which may still be processing.
     public static func analyzeActigraphy(_ actigraphy: ActigraphyAnalysisRequest) -> Request<AnalysisResponse> {
-        Request(method: .post, path: "/pat/analysis", body: .json(actigraphy), name: "clarity.pat.actigraphy")
+        Request(method: .post, path: "/pat/analysis", body: .json(actigraphy), options: ClarityUploadEndpoints.personal(), name: "clarity.pat.actigraphy")
     }
 
     /// `GET /api/v1/pat/analysis/{id}`: an analysis as it stands.
@@ -38,7 +38,7 @@ public enum ClarityHealthEndpoints {
     public static func generateInsight(_ request: InsightRequest) -> Request<Insight> {
         Request(
             method: .post, path: "/insights/generate", body: .json(request),
-            options: RequestOptions(invalidates: ["/insights/history"]), name: "clarity.insights.generate"
+            options: ClarityUploadEndpoints.personal(RequestOptions(invalidates: ["/insights/history"])), name: "clarity.insights.generate"
         )
     }
 

@@ -17,7 +17,7 @@ public enum ClarityUploadEndpoints {
     public static func healthKitUpload(_ body: RequestBody) -> Request<HealthKitUploadResponse> {
         Request(
             method: .post, path: "/healthkit_upload", body: body,
-            options: RequestOptions(invalidates: ["/health-data"]), name: "clarity.healthkit.upload"
+            options: personal(RequestOptions(invalidates: ["/health-data"])), name: "clarity.healthkit.upload"
         )
     }
 
@@ -44,7 +44,7 @@ public enum ClarityUploadEndpoints {
             method: .post,
             path: "/health-data",
             body: .json(upload),
-            options: RequestOptions(isQueueable: true, idempotencyKey: idempotencyKey, invalidates: ["/health-data"]),
+            options: personal(RequestOptions(isQueueable: true, idempotencyKey: idempotencyKey, invalidates: ["/health-data"])),
             name: "clarity.healthdata.submit"
         )
     }
@@ -68,5 +68,12 @@ public enum ClarityUploadEndpoints {
             path: "/health-data/processing/" + RequestTarget.pathSegment(processingId),
             name: "clarity.healthdata.processing"
         )
+    }
+
+    /// Options for a request whose body is health data: never logged (``Courier/RequestOptions/bodyIsPersonalData``).
+    static func personal(_ options: RequestOptions = RequestOptions()) -> RequestOptions {
+        var options = options
+        options.bodyIsPersonalData = true
+        return options
     }
 }

@@ -1,4 +1,4 @@
-import Courier
+@testable import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -92,5 +92,32 @@ struct ErrorMappingTests {
         let error = await courierError { _ = try await client.send(Request<Data>(method: .post, path: "/x", body: .json(Bad()))) }
         #expect(error?.code == .invalidRequest)
         #expect(error?.underlying is EncodingError)
+    }
+}
+
+@Suite("Error snippets and credentials never show secrets")
+struct SecretFreeErrorTests {
+    @Test func anErrorSnippetRedactsTokenLikeFieldsAtAnyDepth() {
+        let body = Data(#"{"error":"bad","code":"invalid_grant","session":{"refresh_token":"r-secret"},"items":[{"apiKey":"k-secret"}],"accessToken":"a-secret"}"#.utf8)
+        let snippet = ErrorMapping.snippet(body, contentType: "application/json") ?? ""
+        #expect(!snippet.contains("secret"))
+        #expect(snippet.contains("invalid_grant"), "an error's code is not a secret")
+        let truncated = Data(#"{"message":"no","access_token": "a-secret\"x", "refresh_token":"r-sec"#.utf8)
+        let scrubbed = ErrorMapping.snippet(truncated, contentType: "application/json") ?? ""
+        #expect(!scrubbed.contains("a-secret"), "a body that does not parse is scrubbed as text")
+        #expect(!scrubbed.contains("r-sec"))
+        #expect(scrubbed.contains(#""message":"no""#))
+        let form = ErrorMapping.snippet(Data("error=x&access_token=a-secret".utf8), contentType: "application/x-www-form-urlencoded") ?? ""
+        #expect(!form.contains("a-secret"))
+    }
+
+    @Test func aCredentialNeverPrintsItsTokens() {
+        let credential = Credential(accessToken: "a-secret", refreshToken: "r-secret", accountID: "u_1")
+        var dumped = ""
+        dump(credential, to: &dumped)
+        for text in ["\(credential)", String(reflecting: credential), dumped, "\([credential])"] {
+            #expect(!text.contains("secret"), "\(text)")
+        }
+        #expect("\(credential)".contains("u_1"))
     }
 }

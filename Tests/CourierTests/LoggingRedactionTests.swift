@@ -71,8 +71,26 @@ struct LoggingRedactionTests {
         let curl = CURLRendering.render(request, body: HTTPBody(#"{"a":1}"#))
         #expect(curl == """
         curl -X POST -H 'Authorization: [REDACTED]' -H 'X-Api-Key: [REDACTED]' -H 'Content-Type: application/json' \
-        --data-binary '{"a":1}' 'https://[REDACTED]@api.test/login?password=[REDACTED]&next=/home'
+        --data-binary '<7 bytes not logged>' 'https://[REDACTED]@api.test/login?password=[REDACTED]&next=/home'
         """)
+        let allowed = CURLRendering.render(request, body: HTTPBody(#"{"a":1,"b":{"a":2,"c":3}}"#), bodies: .allowing(keys: ["a"]))
+        #expect(allowed.contains(#"--data-binary '{"a":1,"b":{"a":2,"c":"[REDACTED]"}}'"#), "only allowed keys' values show")
+    }
+
+    @Test func anAllowListNeverShowsSecretsOrPersonalBodies() async throws {
+        let body = Data(#"{"email":"a@b.c","password":"hunter2","steps":[1,2]}"#.utf8)
+        #expect(Redaction.allowListedBody(body, contentType: "application/json", keys: ["email", "password"]) == #"{"email":"a@b.c","password":"[REDACTED]","steps":["[REDACTED]","[REDACTED]"]}"#)
+        let transport = MockTransport(always: .status(.noContent))
+        var configuration = ClientConfiguration(baseURL: URL(string: "https://api.example.test")!, retryPolicy: .none)
+        let recorder = LogRecorder()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(recorder: recorder, level: .debug) }
+        configuration.networkMiddleware = [LoggingMiddleware(logger: logger, bodies: .allowing(keys: ["heartRate"]))]
+        let client = APIClient(configuration: configuration, transport: transport)
+        var upload = Request<Void>(method: .post, path: "/health", body: .json(["heartRate": 61]))
+        upload.options.bodyIsPersonalData = true
+        try await client.send(upload)
+        #expect(recorder.text.contains("bytes not logged"))
+        #expect(!recorder.text.contains("61"))
     }
 
     @Test func passwordsAndTokensInBodiesAreRedacted() {
@@ -87,8 +105,9 @@ struct LoggingRedactionTests {
     @Test func debugLogsOfASignInNeverShowThePassword() async throws {
         let (client, recorder) = loggedClient(level: .debug, transport: MockTransport(always: .status(.noContent)))
         try await client.send(Request<Void>(method: .post, path: "/login", body: .json(["email": "a@b.c", "password": secret])))
-        #expect(recorder.text.contains(#""password":"[REDACTED]""#))
+        #expect(recorder.text.contains("bytes not logged"), "no body is logged by default, at any level")
         #expect(!recorder.text.contains(secret))
+        #expect(!recorder.text.contains("a@b.c"))
     }
 
     @Test func errorsCarryARedactedURL() async throws {

@@ -41,3 +41,28 @@ public struct Credential: Sendable, Hashable, Codable {
         return expiresAt.timeIntervalSince(date) <= seconds
     }
 }
+
+extension Credential: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The credential without its tokens: the account, the expiry, and whether a refresh token is held.
+    public var description: String {
+        var parts = ["accessToken: \(Redaction.placeholder)"]
+        if refreshToken != nil { parts.append("refreshToken: \(Redaction.placeholder)") }
+        if let accountID { parts.append("accountID: \(accountID)") }
+        if let expiresAt { parts.append("expiresAt: \(expiresAt)") }
+        return "Credential(" + parts.joined(separator: ", ") + ")"
+    }
+
+    /// The same as ``description``: the tokens are never shown.
+    public var debugDescription: String { description }
+
+    /// What `dump(_:)` and debuggers show: the fields with the tokens replaced.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "accessToken": Redaction.placeholder,
+            "refreshToken": refreshToken.map { _ in Redaction.placeholder } as Any,
+            "expiresAt": expiresAt as Any,
+            "accountID": accountID as Any,
+            "issuedAt": issuedAt as Any,
+        ], displayStyle: .struct)
+    }
+}

@@ -14,7 +14,7 @@ enum ErrorMapping {
         )
         error.status = response.status
         error.headers = Redaction.redactedHeaders(response.headerFields)
-        error.bodySnippet = snippet(body)
+        error.bodySnippet = snippet(body, contentType: response.headerFields[.contentType])
         error.serverMessage = serverError?.message
         error.serverCode = serverError?.code
         if code == .redirectNotFollowed, let location = response.headerFields[.location] {
@@ -38,7 +38,7 @@ enum ErrorMapping {
         }
         wrapped.status = response.status
         wrapped.headers = Redaction.redactedHeaders(response.headerFields)
-        wrapped.bodySnippet = snippet(data)
+        wrapped.bodySnippet = snippet(data, contentType: response.headerFields[.contentType])
         return wrapped
     }
 
@@ -78,10 +78,11 @@ enum ErrorMapping {
         return result
     }
 
-    /// The start of a body as text, for error reports.
-    static func snippet(_ data: Data) -> String? {
+    /// The start of a body as text, for error reports, with token-like JSON and form values
+    /// redacted at any depth (an error is often logged whole).
+    static func snippet(_ data: Data, contentType: String? = nil) -> String? {
         guard !data.isEmpty else { return nil }
-        return String(decoding: data.prefix(CourierError.snippetLimit), as: UTF8.self)
+        return Redaction.redactedSnippet(data, contentType: contentType, limit: CourierError.snippetLimit)
     }
 
     /// A coding path in the form `items[1].id`, and the decoder's reason.

@@ -9,21 +9,27 @@ public import Logging
 /// - At `.debug`: the request and response headers (redacted by ``Redaction``) and the
 ///   request as a `curl` command.
 ///
-/// Authorization, cookies and token-like query items never reach the log handler.
+/// Authorization, cookies and token-like query items never reach the log handler. Neither do
+/// bodies, at any level, unless ``bodies`` allows some JSON keys (``BodyLogging``); a request
+/// whose body is personal data (``RequestOptions/bodyIsPersonalData``) is never logged.
 /// Add it as network middleware to see every attempt, or as application middleware to
 /// see each call once.
 public struct LoggingMiddleware: Middleware {
     private let logger: Logger
     /// The level of the one-line summary.
     public var requestLevel: Logger.Level
+    /// Whether request bodies appear in the `.debug` `curl` line; ``BodyLogging/never`` by default.
+    public var bodies: BodyLogging
 
     /// Makes the middleware.
     /// - Parameters:
     ///   - logger: Where to log.
     ///   - requestLevel: The level of the one-line summary.
-    public init(logger: Logger, requestLevel: Logger.Level = .info) {
+    ///   - bodies: Whether request bodies are logged, through an allow-list of JSON keys; never by default.
+    public init(logger: Logger, requestLevel: Logger.Level = .info, bodies: BodyLogging = .never) {
         self.logger = logger
         self.requestLevel = requestLevel
+        self.bodies = bodies
     }
 
     /// Logs the request and its outcome.
@@ -37,7 +43,9 @@ public struct LoggingMiddleware: Middleware {
         // the logger does not log.
         logger.debug(
             "request headers: \(Self.render(request.headerFields))",
-            metadata: Self.metadata(context).merging(["curl": "\(CURLRendering.render(request, body: body))"]) { $1 }
+            metadata: Self.metadata(context).merging([
+                "curl": "\(CURLRendering.render(request, body: body, bodies: context.options.bodyIsPersonalData ? .never : bodies))",
+            ]) { $1 }
         )
         let started = ContinuousClock.now
         do {

@@ -79,15 +79,91 @@ public enum Redaction {
         return "<\(data.count) bytes\(type.isEmpty ? "" : " of \(type)")>"
     }
 
-    private static func redactedJSON(_ value: Any) -> Any {
+    /// A JSON body as text with only the values of the allowed keys shown (at any depth);
+    /// every other value is replaced, and a body of another media type shows only its size.
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - contentType: Its `Content-Type`.
+    ///   - keys: The keys whose values may be shown; secret-looking keys stay hidden even when listed.
+    ///   - limit: The most bytes shown.
+    public static func allowListedBody(_ data: Data, contentType: String?, keys: Set<String>, limit: Int = 2_048) -> String {
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("json"), let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+           let shown = try? JSONSerialization.data(withJSONObject: allowListed(object, keys: keys, shown: false), options: [.sortedKeys, .fragmentsAllowed]) {
+            return clipped(String(decoding: shown, as: UTF8.self), limit: limit)
+        }
+        return "<\(data.count) bytes\(type.isEmpty ? "" : " of \(type)")>"
+    }
+
+    private static func allowListed(_ value: Any, keys: Set<String>, shown: Bool) -> Any {
         if let object = value as? [String: Any] {
             var result = [String: Any]()
             for (key, item) in object {
-                result[key] = isSensitiveQueryItem(key) && !(item is [String: Any]) && !(item is [Any]) ? placeholder : redactedJSON(item)
+                result[key] = allowListed(item, keys: keys, shown: keys.contains(key) && !isSensitiveQueryItem(key))
             }
             return result
         }
-        if let array = value as? [Any] { return array.map(redactedJSON) }
+        if let array = value as? [Any] { return array.map { allowListed($0, keys: keys, shown: shown) } }
+        return shown ? value : placeholder
+    }
+
+    /// A response body as kept in an error's snippet: JSON with the values of secret-looking
+    /// keys replaced at any depth, a form likewise, other text as it is; at most `limit` bytes.
+    static func redactedSnippet(_ data: Data, contentType: String?, limit: Int) -> String {
+        let type = contentType?.lowercased() ?? ""
+        if let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]), object is [String: Any] || object is [Any],
+           let redacted = try? JSONSerialization.data(withJSONObject: redactedJSON(object, isSensitive: isSensitiveResponseKey), options: [.sortedKeys]) {
+            return String(decoding: redacted.prefix(limit), as: UTF8.self)
+        }
+        if type.contains("x-www-form-urlencoded") {
+            return String(String(redactedPathAndQuery("?" + String(decoding: data.prefix(limit), as: UTF8.self))).dropFirst())
+        }
+        return scrubbedText(String(decoding: data.prefix(limit), as: UTF8.self))
+    }
+
+    /// Text that did not parse (a truncated or malformed JSON body, say) with the string value
+    /// after every secret-looking `"key":` replaced, up to its closing quote or the end.
+    static func scrubbedText(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "\"") {
+            result += rest[...open]
+            rest = rest[rest.index(after: open)...]
+            guard let close = rest.firstIndex(of: "\"") else { break }
+            let key = rest[..<close]
+            result += rest[...close]
+            rest = rest[rest.index(after: close)...]
+            let afterKey = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+            guard isSensitiveResponseKey(String(key)), afterKey.first == ":" else { continue }
+            let value = afterKey.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+            guard value.first == "\"" else { continue }
+            result += rest[..<value.startIndex] + "\"" + placeholder + "\""
+            var index = value.index(after: value.startIndex)
+            var escaped = false
+            while index < value.endIndex, escaped || value[index] != "\"" {
+                escaped = !escaped && value[index] == "\\"
+                index = value.index(after: index)
+            }
+            rest = index < value.endIndex ? value[value.index(after: index)...] : ""
+        }
+        return result + rest
+    }
+
+    /// A key of a response body whose value is secret: as for query items, except `code`,
+    /// which in an answer is an error's code rather than a one-time one.
+    private static func isSensitiveResponseKey(_ key: String) -> Bool {
+        ASCII.lowercased(key) != "code" && isSensitiveQueryItem(key)
+    }
+
+    private static func redactedJSON(_ value: Any, isSensitive: (String) -> Bool = isSensitiveQueryItem) -> Any {
+        if let object = value as? [String: Any] {
+            var result = [String: Any]()
+            for (key, item) in object {
+                result[key] = isSensitive(key) && !(item is [String: Any]) && !(item is [Any]) ? placeholder : redactedJSON(item, isSensitive: isSensitive)
+            }
+            return result
+        }
+        if let array = value as? [Any] { return array.map { redactedJSON($0, isSensitive: isSensitive) } }
         return value
     }
 

@@ -36,6 +36,9 @@ public struct RequestOptions: Sendable, Hashable {
     /// ``HTTPCache/invalidate(_:)``), on top of what RFC 9111 invalidates; so does a replay
     /// of the write from the ``OfflineQueue``. Empty by default.
     public var invalidates: [String]
+    /// Whether the request's body is personal data (health records, for one): it is never
+    /// logged, whatever ``LoggingMiddleware/bodies`` allows. `false` by default.
+    public var bodyIsPersonalData: Bool = false
 
     /// Makes options; every parameter has the default a typical API call wants.
     public init(
