@@ -24,6 +24,13 @@ struct RadarWatchCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many updates.") var count: Int?
     @Option(help: "Seconds between pings (a missing pong by the next one reconnects).") var heartbeat: Double = 15
 
+    func validate() throws {
+        // Duration(milliseconds:) of a NaN, infinite or huge value would trap.
+        guard heartbeat.isFinite, heartbeat >= 0.05, heartbeat <= 86_400 else {
+            throw ValidationError("--heartbeat must be a number of seconds from 0.05 to 86400")
+        }
+    }
+
     func run() async throws {
         try await server.withSession { clarity in
             let baseURL = try server.baseURL()

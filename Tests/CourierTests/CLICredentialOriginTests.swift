@@ -47,3 +47,20 @@ struct CLICredentialOriginTests {
         _ = try ServerOptions.parse(["--server", "http://[::1]:8080"]).baseURL()
     }
 }
+
+@Suite("The CLI refuses values that would trap")
+struct CLIInputTests {
+    @Test(arguments: ["nan", "inf", "-1", "0", "1e300"])
+    func aHeartbeatThatIsNotASensibleNumberOfSecondsIsRefused(value: String) {
+        do {
+            _ = try RadarWatchCommand.parse(["r_1", "--heartbeat", value])
+            Issue.record("--heartbeat \(value) was accepted")
+        } catch {
+            #expect(RadarWatchCommand.message(for: error).contains("heartbeat"), "refused for the heartbeat, not another argument")
+        }
+    }
+
+    @Test func aSensibleHeartbeatIsAccepted() throws {
+        #expect(try RadarWatchCommand.parse(["r_1", "--heartbeat", "2.5"]).heartbeat == 2.5)
+    }
+}

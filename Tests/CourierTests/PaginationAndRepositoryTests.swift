@@ -48,6 +48,22 @@ struct PaginationTests {
         #expect(transport.requests.count == 3)
     }
 
+    @Test(arguments: [Int.max, 1])
+    func aServerWhosePageNumbersDoNotGoForwardEndsWithATypedError(currentPage: Int) async throws {
+        // A hostile page number: the largest integer (whose successor would trap), or the
+        // same page again and again (which would loop for ever).
+        let transport = MockTransport { _, _ in
+            .json(#"{"data":[1],"meta":{"currentPage":\#(currentPage),"totalPages":9,"totalCount":9,"hasNextPage":true}}"#)
+        }
+        let client = APIClient(baseURL: URL(string: "https://api.example.test")!, transport: transport)
+        let pages = Pages<PaginatedResponse<Int>>.pageMeta(client: client) { page in Request(path: "/history?page=\(page)") }
+        var received = 0
+        let error = await courierError { for try await _ in pages { received += 1 } }
+        #expect(error?.code == .invalidResponse)
+        #expect(received == (currentPage == 1 ? 2 : 1), "the pages that came are kept")
+        #expect(transport.requests.count <= 2)
+    }
+
     @Test func aFailingPageEndsTheIterationWithItsError() async throws {
         let transport = MockTransport { request, _ in
             request.path == "/items?offset=0" ? .json("[1,2]") : .status(.internalServerError)

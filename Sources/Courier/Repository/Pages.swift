@@ -20,8 +20,10 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
     /// One page.
     public typealias Element = Page
 
-    /// Where the next page comes from: the request for it, or `nil` at the end.
-    public typealias NextRequest = @Sendable (_ previous: Page, _ previousRequest: Request<Page>) -> Request<Page>?
+    /// Where the next page comes from: the request for it, or `nil` at the end. A rule that
+    /// throws (a page that cannot be followed) ends the iteration with its error after the
+    /// page it was given.
+    public typealias NextRequest = @Sendable (_ previous: Page, _ previousRequest: Request<Page>) throws -> Request<Page>?
 
     private let send: @Sendable (Request<Page>) async throws -> Page
     private let first: Request<Page>
@@ -57,12 +59,22 @@ public struct Pages<Page: Sendable>: AsyncSequence, Sendable {
         fileprivate let send: @Sendable (Request<Page>) async throws -> Page
         fileprivate let rule: NextRequest
         fileprivate var upcoming: Request<Page>?
+        fileprivate var failure: (any Error)?
 
         /// The next page, or `nil` after the last.
         public mutating func next() async throws -> Page? {
+            if let failure {
+                self.failure = nil
+                throw failure
+            }
             guard let request = upcoming else { return nil }
             let page = try await send(request)
-            upcoming = rule(page, request)
+            do {
+                upcoming = try rule(page, request)
+            } catch {
+                upcoming = nil
+                failure = error
+            }
             return page
         }
     }
@@ -95,7 +107,9 @@ extension Pages where Page: Decodable {
             let offsets = OffsetTracker()
             return { page, _ in
                 let received = itemCount(page)
-                let nextOffset = offsets.advance(from: start, by: received)
+                guard let nextOffset = offsets.advance(from: start, by: received) else {
+                    throw CourierError(code: .invalidResponse, message: "the next page's offset is past the largest integer")
+                }
                 if received < limit || received == 0 { return nil }
                 if let total = total(page), nextOffset >= total { return nil }
                 return request(nextOffset, limit)
@@ -104,6 +118,9 @@ extension Pages where Page: Decodable {
     }
 
     /// Pages of a page / meta API (``PaginatedResponse``): it ends when `hasNextPage` is false.
+    /// A server whose page numbers do not go forward (the same page again, or the largest
+    /// integer) ends the iteration with ``CourierError/Code/invalidResponse`` rather than
+    /// looping or overflowing.
     /// - Parameters:
     ///   - client: The client.
     ///   - firstPage: The first page's number.
@@ -113,9 +130,20 @@ extension Pages where Page: Decodable {
         firstPage: Int = 1,
         request: @escaping @Sendable (_ page: Int) -> Request<Page>
     ) -> Pages where Page == PaginatedResponse<Item> {
-        Pages(first: request(firstPage), send: { try await client.value(for: $0) }) { page, _ in
-            page.meta.hasNextPage ? request(page.meta.currentPage + 1) : nil
-        }
+        Pages(first: request(firstPage), send: { try await client.value(for: $0) }, makeNext: {
+            let pages = PageNumberTracker(first: firstPage)
+            return { page, _ in
+                guard page.meta.hasNextPage else { return nil }
+                let (next, overflow) = page.meta.currentPage.addingReportingOverflow(1)
+                guard !overflow, pages.advance(to: next) else {
+                    throw CourierError(
+                        code: .invalidResponse,
+                        message: "the server says page \(page.meta.currentPage) has a next page, but its page numbers do not go forward"
+                    )
+                }
+                return request(next)
+            }
+        })
     }
 }
 
@@ -126,10 +154,34 @@ extension Pages where Page: Decodable {
 private final class OffsetTracker: Sendable {
     private let received = Mutex(0)
 
-    func advance(from start: Int, by count: Int) -> Int {
+    /// The next offset, or `nil` when it would overflow.
+    func advance(from start: Int, by count: Int) -> Int? {
         received.withLock { total in
-            total += count
-            return start + total
+            let (sum, overflow) = total.addingReportingOverflow(count)
+            guard !overflow else { return nil }
+            total = sum
+            let (next, past) = start.addingReportingOverflow(sum)
+            return past ? nil : next
+        }
+    }
+}
+
+/// The highest page number an iteration has asked for, so it only goes forward.
+///
+/// A `final class` whose number sits in a `Mutex`, which makes it `Sendable`.
+private final class PageNumberTracker: Sendable {
+    private let highest: Mutex<Int>
+
+    init(first: Int) {
+        highest = Mutex(first)
+    }
+
+    /// Records `page` as the next one; `false` when it is not past every page asked for.
+    func advance(to page: Int) -> Bool {
+        highest.withLock { highest in
+            guard page > highest else { return false }
+            highest = page
+            return true
         }
     }
 }
