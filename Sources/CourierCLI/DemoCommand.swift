@@ -19,7 +19,7 @@ struct DemoCommand: AsyncParsableCommand {
     var json: String?
 
     func run() async throws {
-        let server = ReferenceServer()
+        let server = ReferenceServer(configuration: .embedded)
         let url = try await server.start()
         let transport = AsyncHTTPClientTransport(configuration: .init(connectionsPerHost: 16))
         let report = DemoReport()

@@ -14,8 +14,8 @@ struct RadarWatchCommand: AsyncParsableCommand {
         discussion: """
         Opens the radar's WebSocket (/api/ws/radar/ID), signed as the stored (or demo) \
         account, and prints every update and every change of the connection. Try \
-        `curl -X POST $API_URL/debug/realtime/drop` against `courier serve`: the watch \
-        reconnects and carries on. Stop it with Ctrl-C, or give --count.
+        `curl -X POST $API_URL/debug/realtime/drop` against `courier serve --debug-routes`: \
+        the watch reconnects and carries on. Stop it with Ctrl-C, or give --count.
         """
     )
 

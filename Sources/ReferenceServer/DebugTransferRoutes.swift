@@ -45,7 +45,8 @@ struct DebugTransferRoutes: Sendable {
         let query = QueryItems(rawQuery: request.uri.query)
         guard query.first("count") != nil else { throw APIError.validationFailed("count is required") }
         let count = min(try query.integer("count", default: 0, in: 0...Int.max), maximumGeneratedBytes)
-        let body = ResponseBody(contentLength: count) { writer in
+        // `chunked=1` leaves the length out, so a client learns the size only as bytes arrive.
+        let body = ResponseBody(contentLength: query.first("chunked") == "1" ? nil : count) { writer in
             let pattern = BytePattern(chunkSize: chunkSize)
             var offset = 0
             while offset < count {

@@ -8,7 +8,8 @@ import Hummingbird
 /// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON.
 ///
 /// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; everything else under
-/// `/api` behind ``AccessTokenMiddleware``; the diagnostic and control routes under `/debug`.
+/// `/api` behind ``AccessTokenMiddleware``; and, only when ``enablesDebugRoutes`` is set, the
+/// diagnostic and control routes under `/debug` (otherwise those paths answer the JSON 404).
 struct ReferenceRouterBuilder: Sendable {
     let store: RadarStore
     let auth: AuthService
@@ -21,6 +22,8 @@ struct ReferenceRouterBuilder: Sendable {
     let clarityHealth: ClarityHealthStore
     let bodyFaults: BodyFaultInjector
     let blobs: BlobCatalog
+    /// Whether the `/debug` routes are mounted; see ``ReferenceServerConfiguration/enablesDebugRoutes``.
+    let enablesDebugRoutes: Bool
 
     /// Builds a router; unknown routes answer a JSON 404.
     func build() -> Router<ReferenceRequestContext> {
@@ -44,14 +47,16 @@ struct ReferenceRouterBuilder: Sendable {
         ClarityHealthKitUploadRoutes(store: clarityHealth).register(on: api)
         ClarityHealthDataRoutes(store: clarityHealth, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
 
-        let debug = router.group("debug")
-        DebugRoutes().register(on: debug)
-        DebugTransferRoutes().register(on: debug)
-        DebugBlobRoutes(catalog: blobs).register(on: debug)
-        DebugUploadRoutes().register(on: debug)
-        DebugFaultRoutes(faults: faults, counter: counter).register(on: debug)
-        DebugAuthRoutes(auth: auth).register(on: debug)
-        DebugRealtimeRoutes(hub: realtime).register(on: debug)
+        if enablesDebugRoutes {
+            let debug = router.group("debug")
+            DebugRoutes().register(on: debug)
+            DebugTransferRoutes().register(on: debug)
+            DebugBlobRoutes(catalog: blobs).register(on: debug)
+            DebugUploadRoutes().register(on: debug)
+            DebugFaultRoutes(faults: faults, counter: counter).register(on: debug)
+            DebugAuthRoutes(auth: auth).register(on: debug)
+            DebugRealtimeRoutes(hub: realtime).register(on: debug)
+        }
         return router
     }
 }

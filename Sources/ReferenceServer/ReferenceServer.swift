@@ -6,11 +6,14 @@ import HummingbirdWebSocket
 import Logging
 import Synchronization
 
-/// The Radar API, the CLARITY API (auth, PAT analysis, insights), the intervals-style training API and the `/debug` diagnostic routes, served in-process over HTTP/1.1.
+/// The Radar API, the CLARITY API (auth, PAT analysis, insights), the intervals-style training API and, when
+/// ``ReferenceServerConfiguration/enablesDebugRoutes`` is set, the `/debug` diagnostic routes, served in-process over HTTP/1.1.
 ///
 /// Start it on an ephemeral loopback port, point a client at ``baseURL``, stop it when done:
 /// ```swift
-/// let server = ReferenceServer()
+/// var configuration = ReferenceServerConfiguration()
+/// configuration.enablesDebugRoutes = true      // for /debug/ping, /debug/slow, …
+/// let server = ReferenceServer(configuration: configuration)
 /// let baseURL = try await server.start()   // http://127.0.0.1:54321
 /// let tokens = try await server.issueTokens(email: "demo@courier.dev")
 /// server.faults.inject(.status(503), count: 2, path: "/api/radars")
@@ -73,10 +76,18 @@ public final class ReferenceServer: Sendable {
         self.auth = AuthService(
             demoEmail: configuration.demoEmail,
             demoPassword: configuration.demoPassword,
-            accessTokenLifetime: configuration.accessTokenLifetime
+            accessTokenLifetime: configuration.accessTokenLifetime,
+            hasher: PasswordHasher(rounds: configuration.passwordHashRounds),
+            throttle: LoginThrottle(
+                failureLimit: configuration.loginFailureLimit,
+                window: configuration.loginThrottleWindow.timeInterval
+            )
         )
         self.requestCounter = RequestCounter()
-        self.idempotencyStore = IdempotencyStore()
+        self.idempotencyStore = IdempotencyStore(
+            maximumEntries: configuration.idempotencyKeyLimit,
+            inFlightTimeout: configuration.idempotencyInFlightTimeout.timeInterval
+        )
         self.intervalsStore = IntervalsStore(seed: configuration.seed)
         self.clarityStore = ClarityStore(seed: configuration.seed, analysisProcessingTime: configuration.analysisProcessingTime)
         self.clarityHealthStore = ClarityHealthStore(processingTime: configuration.analysisProcessingTime)
@@ -212,9 +223,10 @@ public final class ReferenceServer: Sendable {
             realtime: realtime,
             clarityHealth: clarityHealthStore,
             bodyFaults: bodyFaults,
-            blobs: blobCatalog
+            blobs: blobCatalog,
+            enablesDebugRoutes: configuration.enablesDebugRoutes
         ).build()
-        let upgrade = RealtimeUpgrade(hub: realtime, store: store, auth: auth)
+        let upgrade = RealtimeUpgrade(hub: realtime, store: store, auth: auth, enablesDebugRoutes: configuration.enablesDebugRoutes)
         let http1: HTTPServerBuilder = .http1WebSocketUpgrade(configuration: .init(ws: RealtimeUpgrade.configuration)) { request, channel, _ in
             await upgrade.shouldUpgrade(request, channel: channel)
         }

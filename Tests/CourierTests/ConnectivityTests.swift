@@ -44,7 +44,7 @@ struct ConnectivityTests {
 
     @Test func aRefusedConnectionMarksOfflineAndAnAnswerMarksOnline() async throws {
         let port = try await freeLoopbackPort()
-        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let server = ReferenceServer(configuration: .forTests(port: port))
         let monitor = ConnectivityMonitor()
         var configuration = ClientConfiguration(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")), retryPolicy: .none)
         configuration.connectivity = monitor

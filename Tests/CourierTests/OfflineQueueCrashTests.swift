@@ -15,7 +15,7 @@ struct OfflineQueueCrashTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = try await freeLoopbackPort()
-        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let server = ReferenceServer(configuration: .forTests(port: port))
         let url = "http://127.0.0.1:\(port)"
         let credentials = folder.appendingPathComponent("credential.json")
         let tokens = try await server.issueTokens(email: ReferenceServerConfiguration().demoEmail)

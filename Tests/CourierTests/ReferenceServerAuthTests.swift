@@ -241,8 +241,19 @@ struct ServerUnderTest {
     }
 
     /// Starts a server, runs `body`, and stops the server whatever happens.
+    ///
+    /// The server has its `/debug` routes on and cheap password hashing, whatever
+    /// `configuration` says (see ``ReferenceServerConfiguration/preparedForTests()``).
     static func run(
         _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
+        _ body: (ServerUnderTest) async throws -> Void
+    ) async throws {
+        try await runAsConfigured(configuration.preparedForTests(), body)
+    }
+
+    /// Starts a server with exactly `configuration`, runs `body`, and stops the server whatever happens.
+    static func runAsConfigured(
+        _ configuration: ReferenceServerConfiguration,
         _ body: (ServerUnderTest) async throws -> Void
     ) async throws {
         let server = ReferenceServer(configuration: configuration)

@@ -65,7 +65,7 @@ struct ReferenceServerTests {
 
     @Test("stop closes the port, clears baseURL and can be called twice")
     func stopClosesThePort() async throws {
-        let server = ReferenceServer()
+        let server = ReferenceServer(configuration: .forTests())
         let baseURL = try await server.start()
         let (_, response) = try await Self.get(baseURL.appending(path: "debug/ping"))
         #expect(response.statusCode == 200)
@@ -85,7 +85,7 @@ struct ReferenceServerTests {
     private func withRunningServer(
         _ body: (ReferenceServer, URL) async throws -> Void
     ) async throws {
-        let server = ReferenceServer()
+        let server = ReferenceServer(configuration: .forTests())
         let baseURL = try await server.start()
         do {
             try await body(server, baseURL)

@@ -36,7 +36,7 @@ struct TransportFailureTests {
 
     @Test(arguments: TransportKind.allCases)
     func closedPortIsCannotConnect(kind: TransportKind) async throws {
-        let server = ReferenceServer()
+        let server = ReferenceServer(configuration: .forTests())
         let url = try await server.start()
         await server.stop()
         let transport = kind.make()

@@ -22,7 +22,7 @@ struct BenchCommand: AsyncParsableCommand {
     var contenders: String?
 
     func run() async throws {
-        let server = ReferenceServer()
+        let server = ReferenceServer(configuration: .embedded)
         let url = try await server.start()
         print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
         var results = BenchResults()

@@ -34,6 +34,18 @@ extension APIError {
         )
     }
 
+    /// 429 `too_many_attempts`: too many failed sign-ins for this email; `Retry-After` says
+    /// in how many seconds to try again. The message does not say whether the account exists.
+    /// - Parameter retryAfterSeconds: Seconds until sign-ins for this email are checked again.
+    static func tooManyLoginAttempts(retryAfterSeconds: Int) -> APIError {
+        APIError(
+            status: .tooManyRequests,
+            code: "too_many_attempts",
+            message: "too many failed sign-ins for this email; try again in \(retryAfterSeconds) seconds",
+            headers: [.retryAfter: String(retryAfterSeconds)]
+        )
+    }
+
     /// 409 `email_taken`: an account with this email exists already.
     static func emailTaken() -> APIError {
         APIError(status: .conflict, code: "email_taken", message: "an account with this email already exists")

@@ -4,7 +4,8 @@ import Foundation
 /// Accounts, passwords and tokens: everything behind `/api/v1/auth` and the access check of `/api`.
 ///
 /// Passwords are hashed and checked outside the actor's isolation, so a slow key derivation
-/// never holds up token checks of other requests.
+/// never holds up token checks of other requests. Sign-ins are throttled per email by a
+/// ``LoginThrottle``.
 actor AuthService {
     /// The shortest password accepted, in characters.
     static let minimumPasswordLength = 8
@@ -13,8 +14,10 @@ actor AuthService {
 
     private var directory = AccountDirectory()
     private var ledger = TokenLedger()
+    private var throttle: LoginThrottle
     private var accessTokenLifetime: Duration
-    private let hasher: PasswordHasher
+    /// The password hasher; read without isolation, as it is an immutable value.
+    nonisolated let hasher: PasswordHasher
     private let clock: @Sendable () -> Date
 
     /// Creates the service with the demo account in it.
@@ -23,17 +26,21 @@ actor AuthService {
     ///   - demoPassword: The demo account's password.
     ///   - accessTokenLifetime: How long new access tokens are valid.
     ///   - hasher: The password hasher.
-    ///   - clock: The source of the current time. Token expiry uses it as it is; account
-    ///     creation dates are cut to whole seconds.
+    ///   - throttle: The rule for failed sign-ins; by default 5 in a row within 15 minutes
+    ///     lock an email for 15 minutes.
+    ///   - clock: The source of the current time. Token expiry and sign-in throttling use it
+    ///     as it is; account creation dates are cut to whole seconds.
     init(
         demoEmail: String,
         demoPassword: String,
         accessTokenLifetime: Duration,
         hasher: PasswordHasher = PasswordHasher(),
+        throttle: LoginThrottle = LoginThrottle(failureLimit: 5, window: 15 * 60),
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.accessTokenLifetime = accessTokenLifetime
         self.hasher = hasher
+        self.throttle = throttle
         self.clock = clock
         // PBKDF2 fails only for invalid parameters, which these are not; a failure would
         // leave the demo account out, and its login would answer 401.
@@ -61,22 +68,37 @@ actor AuthService {
     }
 
     /// Signs in with an email and a password.
-    /// - Throws: ``APIError`` 401 `invalid_credentials`, the same for an unknown email and a wrong password.
+    ///
+    /// Too many failures in a row for one email lock it for a while (see ``LoginThrottle``):
+    /// attempts are then refused before the password is checked, the right one included.
+    /// Unknown emails are counted the same way, so the answers do not tell which accounts exist.
+    /// - Throws: ``APIError`` 401 `invalid_credentials`, the same for an unknown email and a
+    ///   wrong password; 429 `too_many_attempts` with `Retry-After` while the email is locked.
     nonisolated func login(_ request: LoginRequest) async throws -> TokenResponse {
+        let key = AccountDirectory.normalizedEmail(request.email)
+        if case .throttled(let retryAfterSeconds) = await beginLoginAttempt(key: key) {
+            throw APIError.tooManyLoginAttempts(retryAfterSeconds: retryAfterSeconds)
+        }
+        // No suspension point from here to the outcome's report but actor hops, which
+        // cancellation does not interrupt: every allowed attempt is finished.
         guard let account = await account(email: request.email) else {
             hasher.verifyAgainstNothing(request.password)
+            await finishLoginAttempt(key: key, succeeded: false)
             throw APIError.invalidCredentials()
         }
         guard hasher.verify(request.password, against: account.passwordHash) else {
+            await finishLoginAttempt(key: key, succeeded: false)
             throw APIError.invalidCredentials()
         }
+        await finishLoginAttempt(key: key, succeeded: true)
         guard let response = await issueTokens(accountId: account.id) else { throw APIError.invalidCredentials() }
         return response
     }
 
     /// Exchanges a refresh token for a new pair.
     /// - Throws: ``APIError`` 401 `invalid_refresh_token` when the token is unknown, expired or
-    ///   revoked; reuse of a rotated token also revokes every refresh token of its user.
+    ///   revoked; reuse of a rotated token also revokes every refresh token of its user and
+    ///   every access token issued in its family (see ``TokenLedger``).
     func refresh(_ request: RefreshTokenRequest) throws -> TokenResponse {
         let outcome = ledger.rotate(refreshToken: request.refreshToken, now: clock(), accessTokenLifetime: lifetimeSeconds)
         guard case .rotated(let userId, let pair) = outcome, let account = directory.account(id: userId) else {
@@ -141,6 +163,14 @@ actor AuthService {
 
     private func account(email: String) -> UserAccount? {
         directory.account(email: email)
+    }
+
+    private func beginLoginAttempt(key: String) -> LoginThrottle.Decision {
+        throttle.begin(key: key, now: clock())
+    }
+
+    private func finishLoginAttempt(key: String, succeeded: Bool) {
+        throttle.finish(key: key, succeeded: succeeded, now: clock())
     }
 
     /// A date without fractional seconds, so that what a client decodes equals what the server stored.

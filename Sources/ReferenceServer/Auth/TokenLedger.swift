@@ -5,7 +5,9 @@ import Foundation
 /// A plain value with no clock: each operation takes the current time, and ``AuthService``
 /// provides isolation. Refresh tokens rotate: a successful refresh retires the token it
 /// used, and presenting a retired token again is taken as theft, so every refresh token
-/// of that user is revoked.
+/// of that user is revoked, and so is every access token of the token's family (the
+/// sign-in it descends from, through every rotation since): a stolen access token stops
+/// working at once rather than when it expires.
 struct TokenLedger: Sendable {
     /// How long a refresh token stays valid: 30 days.
     static let refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
@@ -28,7 +30,8 @@ struct TokenLedger: Sendable {
     enum RotationOutcome: Sendable, Equatable {
         /// The token was valid; it is retired and this pair replaces it.
         case rotated(userId: String, pair: IssuedTokens)
-        /// The token had already been rotated: every refresh token of the user is now revoked.
+        /// The token had already been rotated: every refresh token of the user, and every access
+        /// token of the token's family, is now revoked.
         case reused(userId: String)
         /// The token is unknown, expired or revoked.
         case invalid
@@ -44,9 +47,11 @@ struct TokenLedger: Sendable {
         let accessTokenExpiresAt: Date
     }
 
-    /// Whom a token belongs to and until when it is valid.
+    /// Whom a token belongs to, the sign-in it descends from, and until when it is valid.
     private struct Grant: Sendable {
         let userId: String
+        /// The family: one per sign-in, shared by every pair rotated from it.
+        let family: UInt64
         var expiresAt: Date
     }
 
@@ -55,21 +60,30 @@ struct TokenLedger: Sendable {
     /// Refresh tokens already exchanged, kept until they would have expired to detect reuse.
     private var retiredRefreshTokens: [String: Grant] = [:]
     private var issuancesSinceSweep = 0
+    private var lastFamily: UInt64 = 0
 
-    /// Issues a new access and refresh token for a user.
+    /// Issues a new access and refresh token for a user, starting a new family (a sign-in).
     /// - Parameters:
     ///   - userId: The user the tokens belong to.
     ///   - now: The current time.
     ///   - accessTokenLifetime: How long the access token is valid, in seconds.
     mutating func issue(userId: String, now: Date, accessTokenLifetime: TimeInterval) -> IssuedTokens {
+        lastFamily &+= 1
+        return issue(userId: userId, family: lastFamily, now: now, accessTokenLifetime: accessTokenLifetime)
+    }
+
+    /// Issues a pair in an existing family.
+    private mutating func issue(userId: String, family: UInt64, now: Date, accessTokenLifetime: TimeInterval) -> IssuedTokens {
         sweepIfDue(now: now)
         let pair = IssuedTokens(
             accessToken: OpaqueToken.make(),
             refreshToken: OpaqueToken.make(),
             accessTokenExpiresAt: now.addingTimeInterval(accessTokenLifetime)
         )
-        accessGrants[pair.accessToken] = Grant(userId: userId, expiresAt: pair.accessTokenExpiresAt)
-        refreshGrants[pair.refreshToken] = Grant(userId: userId, expiresAt: now.addingTimeInterval(Self.refreshTokenLifetime))
+        accessGrants[pair.accessToken] = Grant(userId: userId, family: family, expiresAt: pair.accessTokenExpiresAt)
+        refreshGrants[pair.refreshToken] = Grant(
+            userId: userId, family: family, expiresAt: now.addingTimeInterval(Self.refreshTokenLifetime)
+        )
         return pair
     }
 
@@ -87,12 +101,13 @@ struct TokenLedger: Sendable {
     mutating func rotate(refreshToken: String, now: Date, accessTokenLifetime: TimeInterval) -> RotationOutcome {
         if let retired = retiredRefreshTokens[refreshToken] {
             revokeRefreshTokens(ofUser: retired.userId)
+            revokeAccessTokens(ofFamily: retired.family)
             return .reused(userId: retired.userId)
         }
         guard let grant = refreshGrants.removeValue(forKey: refreshToken) else { return .invalid }
         guard now < grant.expiresAt else { return .invalid }
         retiredRefreshTokens[refreshToken] = grant
-        let pair = issue(userId: grant.userId, now: now, accessTokenLifetime: accessTokenLifetime)
+        let pair = issue(userId: grant.userId, family: grant.family, now: now, accessTokenLifetime: accessTokenLifetime)
         return .rotated(userId: grant.userId, pair: pair)
     }
 
@@ -110,6 +125,11 @@ struct TokenLedger: Sendable {
     /// Revokes every refresh token of a user: the whole family of a token found to be reused.
     mutating func revokeRefreshTokens(ofUser userId: String) {
         refreshGrants = refreshGrants.filter { $0.value.userId != userId }
+    }
+
+    /// Revokes every access token of a family: the sign-in a reused refresh token descends from.
+    mutating func revokeAccessTokens(ofFamily family: UInt64) {
+        accessGrants = accessGrants.filter { $0.value.family != family }
     }
 
     /// Makes every access token that is still valid expire now; refresh tokens are untouched.

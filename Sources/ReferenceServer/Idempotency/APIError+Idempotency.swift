@@ -19,6 +19,19 @@ extension APIError {
         )
     }
 
+    /// 503 `idempotency_store_full`: every kept key belongs to a request still running, so a
+    /// new key cannot be taken on without risking a duplicate; `Retry-After` says when one of
+    /// them counts as abandoned.
+    /// - Parameter retryAfterSeconds: Seconds until a key can be taken on.
+    static func idempotencyStoreFull(retryAfterSeconds: Int) -> APIError {
+        APIError(
+            status: .serviceUnavailable,
+            code: "idempotency_store_full",
+            message: "too many requests with an Idempotency-Key are in flight; try again in \(retryAfterSeconds) seconds",
+            headers: [.retryAfter: String(retryAfterSeconds)]
+        )
+    }
+
     /// 422 `idempotency_key_reused`: the key was used before for a different method, path or body.
     static func idempotencyKeyReused() -> APIError {
         APIError(

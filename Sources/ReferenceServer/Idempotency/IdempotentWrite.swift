@@ -11,7 +11,10 @@ import Hummingbird
 /// while the first is still running is 409 `idempotency_key_in_flight`.
 ///
 /// Answers with a status of 500 or more, and requests that end in an error other than an
-/// ``APIError`` (cancellation included), are not kept: the key is freed for a retry.
+/// ``APIError`` (cancellation included), are not kept: the key is freed for a retry. A request
+/// still running after the store's in-flight timeout loses its key to a repeat, and a new key
+/// that finds the store full of running requests is 503 `idempotency_store_full` with
+/// `Retry-After` (see ``IdempotencyStore``).
 struct IdempotentWrite: Sendable {
     /// The longest key accepted.
     static let maximumKeyLength = 255
@@ -49,8 +52,10 @@ struct IdempotentWrite: Sendable {
             throw APIError.idempotencyKeyInFlight()
         case .reused:
             throw APIError.idempotencyKeyReused()
-        case .proceed:
-            return try await run(handler, request: request, context: context, userId: userId, key: key)
+        case .full(let retryAfterSeconds):
+            throw APIError.idempotencyStoreFull(retryAfterSeconds: retryAfterSeconds)
+        case .proceed(let ticket):
+            return try await run(handler, request: request, context: context, userId: userId, key: key, ticket: ticket)
         }
     }
 
@@ -59,7 +64,8 @@ struct IdempotentWrite: Sendable {
         request: Request,
         context: ReferenceRequestContext,
         userId: String,
-        key: String
+        key: String,
+        ticket: IdempotencyStore.Ticket
     ) async throws -> Response {
         let response: Response
         do {
@@ -67,22 +73,22 @@ struct IdempotentWrite: Sendable {
         } catch let error as APIError {
             response = try error.response()
         } catch {
-            await store.abandon(userId: userId, key: key)
+            await store.abandon(userId: userId, key: key, ticket: ticket)
             throw error
         }
         guard response.status.code < 500 else {
-            await store.abandon(userId: userId, key: key)
+            await store.abandon(userId: userId, key: key, ticket: ticket)
             return response
         }
         let body: ByteBuffer
         do {
             body = try await ResponseBodyCollector.collect(response.body)
         } catch {
-            await store.abandon(userId: userId, key: key)
+            await store.abandon(userId: userId, key: key, ticket: ticket)
             throw error
         }
         let stored = IdempotencyStore.StoredResponse(status: response.status, headers: response.headers, body: body)
-        await store.complete(userId: userId, key: key, response: stored)
+        await store.complete(userId: userId, key: key, ticket: ticket, response: stored)
         return Self.response(from: stored, replayed: false)
     }
 

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The real-time fault controls over HTTP, under `/debug`, without authentication (for
-/// `courier serve` and a shell):
+/// `courier serve --debug-routes` and a shell):
 ///
 /// - `POST /debug/realtime/drop` → `{"dropped": N}`: every WebSocket closed without a close
 ///   frame, every event stream ended;

@@ -7,7 +7,8 @@ import RadarCore
 
 /// Decides which WebSocket handshakes the server accepts, and with which session.
 ///
-/// - `/debug/ws/echo`: echoes every message, without authentication;
+/// - `/debug/ws/echo`: echoes every message, without authentication; only when the debug
+///   routes are on (``ReferenceServerConfiguration/enablesDebugRoutes``);
 /// - `/api/ws/radar/{id}`: the radar's live updates; needs `Authorization: Bearer <access
 ///   token>` for a user who may see the radar.
 ///
@@ -19,6 +20,8 @@ struct RealtimeUpgrade: Sendable {
     let hub: RealtimeHub
     let store: RadarStore
     let auth: AuthService
+    /// Whether `/debug/ws/echo` is offered.
+    let enablesDebugRoutes: Bool
 
     /// The server's WebSocket settings: 1 MiB frames, UTF-8 checked, no server pings.
     static let configuration = WebSocketServerConfiguration(
@@ -29,7 +32,7 @@ struct RealtimeUpgrade: Sendable {
 
     func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) async -> ShouldUpgradeResult<Handler> {
         let path = request.path.map { String($0.prefix { $0 != "?" }) } ?? ""
-        if path == "/debug/ws/echo" {
+        if enablesDebugRoutes, path == "/debug/ws/echo" {
             return .upgrade([:], echoHandler(channel: channel))
         }
         let prefix = "/api/ws/radar/"

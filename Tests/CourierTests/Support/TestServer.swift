@@ -18,7 +18,7 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
     func make() -> any Transport {
         switch self {
         case .asyncHTTPClient: return AsyncHTTPClientTransport()
-        case .urlSession: return URLSessionTransport(session: URLSession(configuration: .ephemeral))
+        case .urlSession: return URLSessionTransport()
         }
     }
 
@@ -33,12 +33,14 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
 
 /// Runs `body` with a reference server on an ephemeral loopback port, stopped afterwards.
 ///
+/// The server has its `/debug` routes on and cheap password hashing, whatever `configuration`
+/// says (see ``ReferenceServerConfiguration/preparedForTests()``).
 /// It runs on the caller's actor (`nonisolated(nonsending)`), so main-actor tests can use it.
 nonisolated(nonsending) func withRunningServer<T>(
     _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
     _ body: (ReferenceServer, URL) async throws -> T
 ) async throws -> T {
-    let server = ReferenceServer(configuration: configuration)
+    let server = ReferenceServer(configuration: configuration.preparedForTests())
     let url = try await server.start()
     do {
         let result = try await body(server, url)

@@ -1,0 +1,26 @@
+import ReferenceServer
+
+extension ReferenceServerConfiguration {
+    /// The PBKDF2 rounds of test servers: enough to exercise the hashing, cheap enough that
+    /// creating a server (which hashes the demo password) and every sign-in stay fast.
+    static let testPasswordHashRounds = 1_000
+
+    /// A configuration for a test server: the defaults, with ``preparedForTests()`` applied.
+    /// - Parameter port: The port to bind to; 0 for any free port.
+    static func forTests(port: Int = 0) -> ReferenceServerConfiguration {
+        ReferenceServerConfiguration(port: port).preparedForTests()
+    }
+
+    /// This configuration with the `/debug` routes on (client tests drive them) and cheap
+    /// password hashing (``testPasswordHashRounds``).
+    ///
+    /// `withRunningServer`, `withReferenceServer` and `ServerUnderTest.run` apply it to every
+    /// server they start; a test about those two settings starts its server some other way
+    /// (`ServerUnderTest.runAsConfigured`).
+    func preparedForTests() -> ReferenceServerConfiguration {
+        var configuration = self
+        configuration.enablesDebugRoutes = true
+        configuration.passwordHashRounds = Self.testPasswordHashRounds
+        return configuration
+    }
+}
