@@ -20,13 +20,11 @@ enum AHCErrorMapping {
             return error
         case let error as HTTPClientError:
             return wrap(error, code: code(for: error))
-        case let error as TLSPolicy.PinMismatch:
-            return CourierError(code: .tlsFailure, message: error.description, underlying: error)
-        case let error as NIOSSLError:
+        case let error as NIOSSLError where error == .uncleanShutdown:
             // A close without close_notify is a lost connection, not a failed handshake.
-            return wrap(error, code: error == .uncleanShutdown ? .connectionLost : .tlsFailure)
-        case is BoringSSLError, is NIOSSLExtraError, is NIOTLSUnwrappingError:
-            return wrap(error, code: .tlsFailure)
+            return wrap(error, code: .connectionLost)
+        case is TLSPolicy.PinMismatch, is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOTLSUnwrappingError:
+            return TLSFailureMapping.courierError(for: error) ?? wrap(error, code: .tlsFailure)
         case let error as HTTPParserError:
             // The peer closed the connection in the middle of a message: a truncated body.
             return wrap(error, code: error == .invalidEOFState ? .connectionLost : .invalidResponse)

@@ -1,11 +1,16 @@
-import Courier
+package import Courier
 import Crypto
 import Foundation
-import NIOCore
-import NIOSSL
+package import NIOCore
+package import NIOSSL
 
 /// Checks a new connection's certificates against a ``Courier/TLSPolicy``'s pins, after the
-/// TLS handshake and before AsyncHTTPClient hands the connection to any request.
+/// TLS handshake and before any request byte is written on it.
+///
+/// Shared (package access) by the engines on NIOSSL: AsyncHTTPClient calls
+/// ``verifyConnection(_:)`` as a connection initializer; CourierWebSocket's `WSClientEngine`
+/// calls ``verify(_:)`` from a channel handler when the handshake completes, holding back
+/// the upgrade request until it passes.
 ///
 /// AsyncHTTPClient runs its connection initializers once per connection, after the handshake
 /// and ALPN; a failed future fails the connection attempt, and with
@@ -13,28 +18,28 @@ import NIOSSL
 /// (`HTTPConnectionPool.ConnectionFactory.makeConnection` and the state machine's
 /// `failedToCreateNewConnection`). No request byte has been written at that point.
 ///
-/// What it can see: AsyncHTTPClient builds its `NIOSSLClientHandler` without a custom
-/// verification callback, so NIOSSL's `peerValidatedCertificateChain` is `nil` and only the
-/// leaf (`peerCertificate`) is visible. The verifier uses the validated chain if NIOSSL ever
+/// What it can see: AsyncHTTPClient (and `WSClientEngine`) build their `NIOSSLClientHandler`
+/// without a custom verification callback, so NIOSSL's `peerValidatedCertificateChain` is
+/// `nil` and only the leaf (`peerCertificate`) is visible. The verifier uses the validated chain if NIOSSL ever
 /// offers it; otherwise it checks the leaf, and it also accepts the connection when the trust
 /// roots are exclusively custom (``Courier/TLSPolicy/TrustRoots/certificates(_:)``) and every
 /// one of them is pinned: BoringSSL has then proved the chain ends at a pinned key. Pins of
 /// intermediate CAs, or of a root picked from several, cannot be checked, and fail.
-struct PublicKeyPinVerifier: Sendable {
+package struct PublicKeyPinVerifier: Sendable {
     /// The policy whose pins are checked.
-    let policy: TLSPolicy
+    package let policy: TLSPolicy
     /// The pins of the trust roots when they replace the system's; `nil` when system roots count.
-    let exclusiveRootPins: Set<String>?
+    package let exclusiveRootPins: Set<String>?
 
     /// What this engine cannot see, for the mismatch's description.
-    static let leafOnlyNote = "AsyncHTTPClient exposes only the leaf certificate, so pins of intermediate CAs cannot be "
-        + "checked: pin the leaf key, or trust only .certificates roots that are all pinned"
+    static let leafOnlyNote = "NIOSSL shows AsyncHTTPClient and WSClientEngine only the leaf certificate, so pins of "
+        + "intermediate CAs cannot be checked: pin the leaf key, or trust only .certificates roots that are all pinned"
 
     /// The pin of a certificate's key: base64 of SHA-256 of its DER SubjectPublicKeyInfo.
     /// - Parameter certificate: The certificate.
     /// - Returns: The pin, without the `sha256/` prefix.
     /// - Throws: NIOSSL's error if the key cannot be read.
-    static func pin(of certificate: NIOSSLCertificate) throws -> String {
+    package static func pin(of certificate: NIOSSLCertificate) throws -> String {
         let spki = try certificate.extractPublicKey().toSPKIBytes()
         return TLSPolicy.spkiPin(sha256Digest: SHA256.hash(data: spki))
     }
@@ -56,8 +61,12 @@ struct PublicKeyPinVerifier: Sendable {
         }
     }
 
-    /// Checks the pins against the TLS handler of a pipeline; call on the channel's event loop.
-    private func verify(_ pipeline: ChannelPipeline.SynchronousOperations) throws {
+    /// Checks the pins against the TLS handler of a pipeline whose handshake is done; call on
+    /// the channel's event loop.
+    /// - Parameter pipeline: The connection's pipeline, holding its `NIOSSLHandler`.
+    /// - Throws: ``Courier/TLSPolicy/PinMismatch`` when no pinned key is found (or the
+    ///   connection has no TLS handler, or the server presented no certificate).
+    package func verify(_ pipeline: ChannelPipeline.SynchronousOperations) throws {
         let validatedChain: ValidatedCertificateChain?
         let leaf: NIOSSLCertificate?
         do {

@@ -12,6 +12,11 @@ public import Courier
 /// - a normal close (1000) from the server;
 /// - a close code listed in ``finalCloseCodes`` (for example, your API's 4xxx "account
 ///   suspended");
+/// - an attempt that fails with a TLS failure (``Courier/CourierError/Code/tlsFailure``:
+///   an untrusted certificate, a pin mismatch) or with a URL or TLS policy the engine cannot
+///   use (``Courier/CourierError/Code/invalidRequest``): another attempt would fail the same
+///   way. The state becomes `closed` (1015 or 1008) and
+///   ``WebSocketConnection/terminalError`` holds the error;
 /// - ``maxReconnectAttempts`` failed attempts in a row.
 ///
 /// ```swift

@@ -38,6 +38,10 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
     public static let messageTooBig = WebSocketCloseCode(1009)
     /// 1011: the server met an unexpected condition.
     public static let internalError = WebSocketCloseCode(1011)
+    /// 1015: the TLS handshake failed, the server's certificate or key was refused (a pin
+    /// mismatch included); never sent on the wire. ``WebSocketConnection/terminalError`` holds
+    /// the ``Courier/CourierError`` (``Courier/CourierError/Code/tlsFailure``).
+    public static let tlsHandshakeFailure = WebSocketCloseCode(1015)
 
     /// Whether the code is in the range reserved for applications (4000–4999).
     public var isApplicationCode: Bool { (4000...4999).contains(rawValue) }

@@ -19,14 +19,16 @@ public struct WebSocketConfiguration: Sendable {
         case fail
     }
 
-    /// What happens when the app reads messages more slowly than they arrive.
+    /// What happens when the app reads messages more slowly than they arrive, and the
+    /// received messages waiting for it reach ``WebSocketConfiguration/incomingCapacity``
+    /// messages or ``WebSocketConfiguration/incomingMaxBytes`` bytes.
     public enum IncomingOverflow: Sendable, Hashable {
         /// Stop reading from the socket until there is room (nothing is lost). While reading
         /// is suspended, pongs are not read either: a consumer stalled for longer than the
         /// heartbeat makes the connection look dead.
         case suspendReading
-        /// Drop the oldest buffered message to make room; ``WebSocketConnection/droppedMessages``
-        /// counts them.
+        /// Drop the oldest buffered messages until the new one fits;
+        /// ``WebSocketConnection/droppedMessages`` counts them.
         case dropOldest
     }
 
@@ -44,7 +46,15 @@ public struct WebSocketConfiguration: Sendable {
     public var whileDisconnected: DisconnectedSends
     /// How many received messages wait for the app at most.
     public var incomingCapacity: Int
-    /// What happens when ``incomingCapacity`` is reached.
+    /// How many bytes of received messages (the UTF-8 of text, the payload of binary) wait
+    /// for the app at most: with ``incomingCapacity``, what bounds the memory a fast or
+    /// hostile server can fill when the app reads slowly.
+    ///
+    /// A message that would take the buffer past it is handled as ``incomingOverflow`` says.
+    /// When nothing else is buffered, one message is taken however large it is (up to
+    /// ``maxMessageBytes``), so the most held is the larger of the two limits.
+    public var incomingMaxBytes: Int
+    /// What happens when ``incomingCapacity`` or ``incomingMaxBytes`` is reached.
     public var incomingOverflow: IncomingOverflow
     /// The largest message accepted, in bytes; a bigger one closes the connection with 1009.
     public var maxMessageBytes: Int
@@ -61,6 +71,7 @@ public struct WebSocketConfiguration: Sendable {
     ///   - heartbeat: The ping interval, also the pong timeout; 30 seconds by default.
     ///   - whileDisconnected: Buffer up to 256 messages by default.
     ///   - incomingCapacity: Received messages kept for the app; 1,024 by default.
+    ///   - incomingMaxBytes: Bytes of received messages kept for the app; 16 MiB by default.
     ///   - incomingOverflow: Suspend reading by default.
     ///   - maxMessageBytes: 16 MiB by default.
     ///   - maxFrameBytes: 1 MiB by default.
@@ -72,6 +83,7 @@ public struct WebSocketConfiguration: Sendable {
         heartbeat: Duration? = .seconds(30),
         whileDisconnected: DisconnectedSends = .wait(capacity: 256),
         incomingCapacity: Int = 1_024,
+        incomingMaxBytes: Int = 16 << 20,
         incomingOverflow: IncomingOverflow = .suspendReading,
         maxMessageBytes: Int = 16 << 20,
         maxFrameBytes: Int = 1 << 20,
@@ -83,6 +95,7 @@ public struct WebSocketConfiguration: Sendable {
         self.heartbeat = heartbeat
         self.whileDisconnected = whileDisconnected
         self.incomingCapacity = max(1, incomingCapacity)
+        self.incomingMaxBytes = max(1, incomingMaxBytes)
         self.incomingOverflow = incomingOverflow
         self.maxMessageBytes = maxMessageBytes
         self.maxFrameBytes = maxFrameBytes

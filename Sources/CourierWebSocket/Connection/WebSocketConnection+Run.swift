@@ -84,7 +84,24 @@ extension WebSocketConnection {
         } catch {
             linkEnded()
             if Task.isCancelled || error is CancellationError { return .cancelled }
+            if let error = error as? CourierError, let code = Self.closeCodeForGood(error) {
+                shared.withLock { $0.terminalError = error }
+                logger.warning("websocket failed for good; not reconnecting", metadata: ["error": "\(error.message)"])
+                return .attemptFailedForGood(code: code, reason: error.message)
+            }
             return .attemptFailed(reason: Self.describe(error))
+        }
+    }
+
+    /// The close code for a failure that another attempt cannot mend, or `nil` to reconnect:
+    /// a TLS failure (1015; an untrusted certificate or a pin mismatch may be an attack, and
+    /// will not pass on its own) or a URL or TLS policy the engine cannot use (1008). The
+    /// HTTP retry policy does not retry these either.
+    static func closeCodeForGood(_ error: CourierError) -> WebSocketCloseCode? {
+        switch error.code {
+        case .tlsFailure: return .tlsHandshakeFailure
+        case .invalidRequest: return .policyViolation
+        default: return nil
         }
     }
 

@@ -22,6 +22,8 @@ extension WebSocketConnection {
         var nextWaiterID = 0
         /// The credential the last handshake was signed with.
         var lastCredential: Credential?
+        /// The failure that closed the connection without a reconnect, if one did.
+        var terminalError: CourierError?
         var finished = false
 
         init(lifecycle: WebSocketLifecycle) {

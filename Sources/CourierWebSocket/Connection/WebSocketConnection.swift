@@ -61,7 +61,12 @@ public final class WebSocketConnection: Sendable {
         self.clock = clock
         self.logger = logger
         self.onOpen = onOpen
-        self.inbox = MessageInbox(capacity: configuration.incomingCapacity, dropsOldest: configuration.incomingOverflow == .dropOldest)
+        self.inbox = MessageInbox(
+            capacity: configuration.incomingCapacity,
+            maxBytes: configuration.incomingMaxBytes,
+            dropsOldest: configuration.incomingOverflow == .dropOldest,
+            byteCount: { $0.byteCount }
+        )
         self.shared = Mutex(SharedState(
             lifecycle: WebSocketLifecycle(policy: configuration.reconnect, canRenewCredential: auth != nil)
         ))
@@ -114,8 +119,20 @@ public final class WebSocketConnection: Sendable {
         shared.withLock { $0.lifecycle.openings }
     }
 
-    /// How many received messages were dropped because the app read too slowly
-    /// (only with ``WebSocketConfiguration/IncomingOverflow/dropOldest``).
+    /// The error that closed the connection without a reconnect, when an attempt failed in a
+    /// way another attempt cannot mend: ``Courier/CourierError/Code/tlsFailure`` (an untrusted
+    /// certificate, a pin mismatch, no common TLS version; the state is then `closed` with
+    /// ``WebSocketCloseCode/tlsHandshakeFailure``) or ``Courier/CourierError/Code/invalidRequest``
+    /// (a URL or TLS policy the engine cannot use; closed with
+    /// ``WebSocketCloseCode/policyViolation``). `nil` otherwise.
+    public var terminalError: CourierError? {
+        shared.withLock { $0.terminalError }
+    }
+
+    /// How many received messages were dropped because the app read too slowly: the buffer
+    /// held ``WebSocketConfiguration/incomingCapacity`` messages or
+    /// ``WebSocketConfiguration/incomingMaxBytes`` bytes (only with
+    /// ``WebSocketConfiguration/IncomingOverflow/dropOldest``).
     public var droppedMessages: Int {
         inbox.dropped
     }

@@ -16,7 +16,8 @@ public enum WebSocketState: Sendable, Hashable, CustomStringConvertible {
     case reconnecting(attempt: Int, delay: Duration)
     /// Ended for good, with the close code and reason: the server's, the app's, or one
     /// describing why the connection gave up (1006 after too many failed attempts, 1008 when
-    /// the credential is refused).
+    /// the credential is refused or the URL or TLS policy cannot be used, 1015 when TLS
+    /// failed; see ``WebSocketConnection/terminalError``).
     case closed(code: WebSocketCloseCode, reason: String)
 
     /// Whether the connection has ended for good.

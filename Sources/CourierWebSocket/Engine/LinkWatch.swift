@@ -1,3 +1,4 @@
+import Courier
 import Logging
 import NIOCore
 import NIOWebSocket
@@ -5,7 +6,8 @@ import Synchronization
 import WSClient
 
 /// What happened to one `WSClient` connection that `WSClient` does not report: whether the
-/// handshake succeeded, whether we asked to close, and whether its automatic ping gave up.
+/// handshake succeeded, whether we asked to close, whether its automatic ping gave up, and
+/// whether the pin check refused the server.
 ///
 /// A `final class` whose flags sit in a `Mutex`, which makes it `Sendable`.
 final class LinkWatch: Sendable {
@@ -13,6 +15,7 @@ final class LinkWatch: Sendable {
         var opened = false
         var closeRequested = false
         var heartbeatTimedOut = false
+        var tlsFailure: CourierError?
     }
 
     private let flags = Mutex(Flags())
@@ -22,6 +25,15 @@ final class LinkWatch: Sendable {
 
     var wasOpened: Bool { flags.withLock { $0.opened } }
     var heartbeatTimedOut: Bool { flags.withLock { $0.heartbeatTimedOut } }
+    /// The first TLS failure seen on the connection (a pin mismatch), if any.
+    var tlsFailure: CourierError? { flags.withLock { $0.tlsFailure } }
+
+    /// Records a TLS failure; the first one counts.
+    func noteTLSFailure(_ error: CourierError) {
+        flags.withLock { flags in
+            if flags.tlsFailure == nil { flags.tlsFailure = error }
+        }
+    }
 
     /// Records a close frame the engine sends: a 1001 ("going away") that we did not ask for
     /// is `WSClient`'s automatic ping giving up on a missing pong.

@@ -1,8 +1,10 @@
 public import Courier
+import CourierAsyncHTTPClient
 import Foundation
 public import Logging
 public import NIOCore
 public import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import WSClient
 
@@ -20,28 +22,65 @@ import WSClient
 ///   fields, to learn it; a 401 then makes the connection renew its credential.
 ///
 /// ```swift
-/// let engine = WSClientEngine(handshakeStatusProbe: AsyncHTTPClientTransport())
+/// let transport = AsyncHTTPClientTransport(configuration: .init(tls: tls))
+/// let engine = WSClientEngine(handshakeStatusProbe: transport)   // its TLS policy too
 /// let connection = WebSocketConnection(configuration: configuration, engine: engine, auth: session)
 /// ```
+///
+/// ## TLS
+/// A `wss` connection follows a ``Courier/TLSPolicy``: the one given as `tls`, or else the
+/// policy of the `handshakeStatusProbe` when it is an `AsyncHTTPClientTransport` (so the
+/// WebSocket trusts and pins exactly what the client's HTTP requests do), or else the
+/// defaults (TLS 1.2 or newer, the system's trust store, no pins).
+///
+/// - The minimum version and the trust roots are NIOSSL's, with full verification (the chain
+///   and the host name; a host given as an IP address is checked against the certificate's
+///   IP addresses, and not sent in SNI).
+/// - Pins are checked when the TLS handshake completes and **before the opening handshake is
+///   written**: the upgrade request, and the credential in its `Authorization` field, wait
+///   until a pinned key is found, and a mismatch closes the connection without sending them.
+///   As for `AsyncHTTPClientTransport`, NIOSSL shows the engine only the server's leaf
+///   certificate: a pin matches the leaf's key, or every root of an exclusive
+///   ``Courier/TLSPolicy/TrustRoots/certificates(_:)`` list when all of them are pinned.
+/// - Every TLS failure (an untrusted or expired certificate, a wrong host name, no common
+///   version, a pin mismatch) throws a ``Courier/CourierError`` with code
+///   ``Courier/CourierError/Code/tlsFailure``; a policy that cannot be applied (a malformed
+///   pin, a trust root that is not DER) or a URL without a host throws
+///   ``Courier/CourierError/Code/invalidRequest``. ``WebSocketConnection`` does not reconnect
+///   after either: another attempt would fail the same way.
 public struct WSClientEngine: WebSocketEngine {
     private let eventLoopGroup: any EventLoopGroup
     private let statusProbe: HandshakeStatusProbe?
+    /// The TLS policy in NIOSSL's terms, or why it cannot be applied.
+    private let tls: Result<ResolvedTLSPolicy, CourierError>
     private let logger: Logger
 
     /// Makes the engine.
     /// - Parameters:
     ///   - eventLoopGroup: The event loops connections run on; NIO's shared group by default.
+    ///   - tls: The TLS policy for `wss` connections; `nil` (the default) takes the policy of
+    ///     `handshakeStatusProbe` when it is an `AsyncHTTPClientTransport` made with one, and
+    ///     the default ``Courier/TLSPolicy`` otherwise.
     ///   - handshakeStatusProbe: A transport to learn the status of a declined handshake, or
     ///     `nil` to report it without a status.
     ///   - logger: The engine's logger (it never logs header fields).
     public init(
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        tls: TLSPolicy? = nil,
         handshakeStatusProbe: (any Transport)? = nil,
         logger: Logger = Logger(label: "courier.websocket")
     ) {
         self.eventLoopGroup = eventLoopGroup
         self.statusProbe = handshakeStatusProbe.map(HandshakeStatusProbe.init)
         self.logger = logger
+        let policy = tls ?? (handshakeStatusProbe as? AsyncHTTPClientTransport)?.tlsPolicy ?? TLSPolicy()
+        do {
+            self.tls = .success(try ResolvedTLSPolicy(policy))
+        } catch let error as CourierError {
+            self.tls = .failure(error)
+        } catch {
+            self.tls = .failure(CourierError(code: .invalidRequest, message: "the TLS policy could not be applied", underlying: error))
+        }
     }
 
     /// Opens a connection with `WSClient` and carries it until it ends.
@@ -51,12 +90,26 @@ public struct WSClientEngine: WebSocketEngine {
         onOpen: @escaping @Sendable (any WebSocketLink) async -> Void,
         onMessage: @escaping @Sendable (WebSocketMessage) async -> Void
     ) async throws -> WebSocketLinkEnd {
+        let target = try WebSocketTarget(url: handshake.url)
+        var sslContext: NIOSSLContext?
+        var pinVerifier: PublicKeyPinVerifier?
+        if target.usesTLS {
+            let resolved = try tls.get()
+            do {
+                sslContext = try NIOSSLContext(configuration: resolved.configuration)
+            } catch {
+                throw TLSFailureMapping.courierError(for: error)
+                    ?? CourierError(code: .tlsFailure, message: "the TLS context could not be made: \(error)", underlying: error)
+            }
+            pinVerifier = resolved.pinVerifier
+        }
         let watch = LinkWatch()
-        let client = WebSocketClient(
-            url: handshake.url.absoluteString,
+        let channel = WebSocketUpgradeChannel(
+            target: target,
             configuration: Self.clientConfiguration(handshake: handshake, options: options, watch: watch),
-            eventLoopGroup: eventLoopGroup,
-            logger: logger
+            sslContext: sslContext,
+            pinVerifier: pinVerifier,
+            watch: watch
         ) { inbound, outbound, _ in
             watch.markOpened()
             let link = WSClientLink(outbound: outbound, watch: watch)
@@ -68,8 +121,14 @@ public struct WSClientEngine: WebSocketEngine {
                 group.cancelAll()
             }
         }
+        let connection = ClientConnection(
+            channel,
+            address: .hostname(target.host, port: target.port),
+            eventLoopGroup: eventLoopGroup,
+            logger: logger
+        )
         do {
-            let closeFrame = try await client.run()
+            let closeFrame = try await connection.run()
             if watch.heartbeatTimedOut { return .heartbeatTimedOut }
             guard let closeFrame else { return .lost(reason: "the connection ended without a close frame") }
             return .closedByServer(
@@ -82,16 +141,21 @@ public struct WSClientEngine: WebSocketEngine {
         } catch {
             if watch.heartbeatTimedOut { return .heartbeatTimedOut }
             if watch.wasOpened { return .lost(reason: "the connection failed: \(error)") }
+            if let tlsFailure = watch.tlsFailure ?? TLSFailureMapping.courierError(for: error) { throw tlsFailure }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw CourierError(
                 code: .cannotConnect,
-                message: "could not open a WebSocket to \(handshake.url.host ?? "?"):\(handshake.url.port.map(String.init) ?? "default port")",
+                message: "could not open a WebSocket to \(target.host):\(target.port)",
                 underlying: error
             )
         }
     }
+}
 
-    private static func clientConfiguration(
+extension WSClientEngine {
+    /// `WSClient`'s settings for one connection: frame size, handshake fields, the watcher of
+    /// outgoing closes (with a heartbeat), the close timeout and the automatic ping.
+    static func clientConfiguration(
         handshake: WebSocketHandshake,
         options: WebSocketEngineOptions,
         watch: LinkWatch

@@ -13,7 +13,10 @@ public import HTTPTypes
 /// - A refused handshake throws ``WebSocketHandshakeError``, with the status when known:
 ///   401 makes the connection renew its credential.
 /// - Other failures to connect throw a ``Courier/CourierError``
-///   (``Courier/CourierError/Code/cannotConnect`` and the like).
+///   (``Courier/CourierError/Code/cannotConnect`` and the like). A TLS failure throws
+///   ``Courier/CourierError/Code/tlsFailure`` and a URL or setting the engine cannot use
+///   ``Courier/CourierError/Code/invalidRequest``: the connection does not reconnect after
+///   those two.
 /// - Cancellation of the calling task ends the connection promptly.
 public protocol WebSocketEngine: Sendable {
     /// Opens a connection and carries it until it ends.

@@ -33,6 +33,9 @@ struct WebSocketLifecycle: Sendable {
         case credentialRenewalFailed(reason: String)
         /// The connection could not be opened (refused, unreachable, handshake declined).
         case attemptFailed(reason: String)
+        /// The connection could not be opened, and another attempt would fail the same way
+        /// (a TLS failure, a URL or TLS policy the engine cannot use): close with `code`.
+        case attemptFailedForGood(code: WebSocketCloseCode, reason: String)
         case closedByServer(code: WebSocketCloseCode, reason: String)
         /// The open connection ended without a close from the server (dropped, or no pong).
         case lost(reason: String)
@@ -127,6 +130,8 @@ struct WebSocketLifecycle: Sendable {
             case .closedByServer(let code, let reason):
                 failures += 1
                 return scheduleReconnect("closed by the server during the handshake (\(code) \(reason))", using: &generator)
+            case .attemptFailedForGood(let code, let reason):
+                return close(code, reason)
             case .credentialRenewalFailed(let reason):
                 return close(.policyViolation, reason)
             case .closeRequested(let code, let reason):
@@ -160,6 +165,8 @@ struct WebSocketLifecycle: Sendable {
             case .lost(let reason), .attemptFailed(let reason):
                 failures = 1
                 return scheduleReconnect(reason, using: &generator)
+            case .attemptFailedForGood(let code, let reason):
+                return close(code, reason)
             case .closeRequested(let code, let reason):
                 phase = .closing(code: code, reason: reason)
                 return .sendClose(code: code, reason: reason)
@@ -182,7 +189,7 @@ struct WebSocketLifecycle: Sendable {
             }
         case .closing(let code, let reason):
             switch event {
-            case .closedByServer, .lost, .attemptFailed, .cancelled:
+            case .closedByServer, .lost, .attemptFailed, .attemptFailedForGood, .cancelled:
                 return close(code, reason)
             default:
                 return .none

@@ -1,3 +1,5 @@
+public import Courier
+
 /// Turns the bytes of a `text/event-stream` body into events, as the HTML standard's
 /// event-stream interpretation says; a pure value, fed chunk by chunk.
 ///
@@ -7,13 +9,22 @@
 ///   a line with no colon is a field with an empty value; unknown fields are ignored.
 /// - `data:` lines accumulate (joined with LF); an empty line dispatches the event, unless
 ///   it has no data. `id:` persists across events (a value containing NUL is ignored);
-///   `retry:` is honoured only when it is all ASCII digits.
+///   `retry:` is honoured only when it is all ASCII digits, and clamped to
+///   ``ServerSentEventLimits/maxRetry``.
 /// - An event not ended by an empty line when the stream ends is discarded.
+///
+/// ## Limits
+/// The parser holds at most one line and one event's data. A line longer than
+/// ``ServerSentEventLimits/maxLineBytes``, or data growing past
+/// ``ServerSentEventLimits/maxEventBytes``, makes ``parse(_:)`` throw a ``Courier/CourierError``
+/// with code ``Courier/CourierError/Code/responseTooLarge``; the parser is then spent, and
+/// every later call throws the same error. Events completed earlier in the same chunk are
+/// lost with it: the stream is ending.
 ///
 /// ```swift
 /// var parser = ServerSentEventParser()
 /// for try await chunk in body {
-///     for event in parser.parse(chunk) { handle(event) }
+///     for event in try parser.parse(chunk) { handle(event) }
 /// }
 /// ```
 public struct ServerSentEventParser: Sendable {
@@ -30,23 +41,50 @@ public struct ServerSentEventParser: Sendable {
     private var hasData = false
     private var eventType = ""
     private var retryInBlock: Duration?
+    /// The bytes of `data`, counted as they arrive (before UTF-8 repair).
+    private var dataBytes = 0
+    /// The limit the stream broke, once it has broken one.
+    private var failure: CourierError?
+
+    /// The bounds the parser enforces.
+    public let limits: ServerSentEventLimits
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Makes a parser at the start of a stream.
-    public init() {}
+    /// - Parameter limits: The longest line, the largest event and the longest `retry:`;
+    ///   64 KiB, 1 MiB and one hour by default.
+    public init(limits: ServerSentEventLimits = ServerSentEventLimits()) {
+        self.limits = limits
+    }
 
     /// Makes a parser for a reconnected stream: the last event ID carries over.
-    /// - Parameter lastEventID: The ID from the previous connection.
-    public init(lastEventID: String) {
+    /// - Parameters:
+    ///   - lastEventID: The ID from the previous connection.
+    ///   - limits: The longest line, the largest event and the longest `retry:`.
+    public init(lastEventID: String, limits: ServerSentEventLimits = ServerSentEventLimits()) {
         self.lastEventID = lastEventID
+        self.limits = limits
     }
 
     /// Feeds the next bytes of the stream.
     /// - Parameter bytes: A chunk, of any size, split anywhere.
     /// - Returns: The events completed by this chunk, in order.
-    public mutating func parse(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+    /// - Throws: A ``Courier/CourierError`` with code ``Courier/CourierError/Code/responseTooLarge``
+    ///   when a line or an event is over ``limits``, now or at an earlier call.
+    public mutating func parse(_ bytes: some Sequence<UInt8>) throws(CourierError) -> [ServerSentEvent] {
+        if let failure { throw failure }
         var events: [ServerSentEvent] = []
+        do throws(CourierError) {
+            try feed(bytes, into: &events)
+        } catch {
+            failure = error
+            throw error
+        }
+        return events
+    }
+
+    private mutating func feed(_ bytes: some Sequence<UInt8>, into events: inout [ServerSentEvent]) throws(CourierError) {
         for byte in bytes {
             if !pastStart {
                 startBytes.append(byte)
@@ -59,32 +97,37 @@ public struct ServerSentEventParser: Sendable {
                 pastStart = true
                 let held = startBytes
                 startBytes = []
-                for held in held { consume(held, into: &events) }
+                for held in held { try consume(held, into: &events) }
                 continue
             }
-            consume(byte, into: &events)
+            try consume(byte, into: &events)
         }
-        return events
     }
 
-    private mutating func consume(_ byte: UInt8, into events: inout [ServerSentEvent]) {
+    private mutating func consume(_ byte: UInt8, into events: inout [ServerSentEvent]) throws(CourierError) {
         switch byte {
         case UInt8(ascii: "\n"):
             if lastByteWasCR {
                 lastByteWasCR = false
                 return
             }
-            endLine(into: &events)
+            try endLine(into: &events)
         case UInt8(ascii: "\r"):
             lastByteWasCR = true
-            endLine(into: &events)
+            try endLine(into: &events)
         default:
             lastByteWasCR = false
+            guard line.count < limits.maxLineBytes else {
+                throw CourierError(
+                    code: .responseTooLarge,
+                    message: "the event stream sent a line longer than the limit of \(limits.maxLineBytes) bytes"
+                )
+            }
             line.append(byte)
         }
     }
 
-    private mutating func endLine(into events: inout [ServerSentEvent]) {
+    private mutating func endLine(into events: inout [ServerSentEvent]) throws(CourierError) {
         defer { line.removeAll(keepingCapacity: true) }
         if line.isEmpty {
             dispatch(into: &events)
@@ -105,16 +148,23 @@ public struct ServerSentEventParser: Sendable {
         case "event":
             eventType = String(decoding: value, as: UTF8.self)
         case "data":
+            let added = value.count + (hasData ? 1 : 0)
+            guard added <= limits.maxEventBytes - dataBytes else {
+                throw CourierError(
+                    code: .responseTooLarge,
+                    message: "the event stream sent an event larger than the limit of \(limits.maxEventBytes) bytes"
+                )
+            }
+            dataBytes += added
             if hasData { data += "\n" }
             data += String(decoding: value, as: UTF8.self)
             hasData = true
         case "id":
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
         case "retry":
-            if !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-               let milliseconds = Int64(String(decoding: value, as: UTF8.self)) {
-                reconnectionTime = .milliseconds(milliseconds)
-                retryInBlock = .milliseconds(milliseconds)
+            if let time = Self.reconnectionTime(value, limit: limits.maxRetry) {
+                reconnectionTime = time
+                retryInBlock = time
             }
         default:
             break
@@ -124,6 +174,7 @@ public struct ServerSentEventParser: Sendable {
     private mutating func dispatch(into events: inout [ServerSentEvent]) {
         defer {
             data = ""
+            dataBytes = 0
             hasData = false
             eventType = ""
             retryInBlock = nil
@@ -135,5 +186,22 @@ public struct ServerSentEventParser: Sendable {
             data: data,
             retry: retryInBlock
         ))
+    }
+
+    /// The time a `retry:` value asks for, clamped to `limit`; `nil` unless it is all ASCII
+    /// digits. Digits past what an `Int64` holds saturate instead of overflowing.
+    static func reconnectionTime(_ value: ArraySlice<UInt8>, limit: Duration) -> Duration? {
+        guard !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        var milliseconds: Int64 = 0
+        for digit in value {
+            let (shifted, shiftOverflow) = milliseconds.multipliedReportingOverflow(by: 10)
+            let (sum, addOverflow) = shifted.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            if shiftOverflow || addOverflow {
+                milliseconds = .max
+                break
+            }
+            milliseconds = sum
+        }
+        return min(.milliseconds(milliseconds), limit)
     }
 }

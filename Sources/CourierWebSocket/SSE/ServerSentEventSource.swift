@@ -17,6 +17,10 @@ import Synchronization
 ///   it with ``Configuration/backoff``.
 /// - A 204, or a 4xx other than 408 and 429, ends the stream with the error: the server
 ///   said not to come back.
+/// - A line or an event over ``Configuration/limits`` ends the stream with a
+///   ``Courier/CourierError`` of code ``Courier/CourierError/Code/responseTooLarge``, and a
+///   TLS failure with ``Courier/CourierError/Code/tlsFailure``: coming back would meet the
+///   same. A `retry:` over ``ServerSentEventLimits/maxRetry`` is clamped to it.
 ///
 /// ```swift
 /// let source = ServerSentEventSource(client: client, path: "/api/radars/r_1/events")
@@ -37,6 +41,9 @@ public final class ServerSentEventSource: Sendable {
         /// How long one connection may stay open before it is ended and resumed (the
         /// transport's timeout bounds reading the body).
         public var connectionLifetime: Duration
+        /// The longest line, the largest event and the longest `retry:` accepted from the
+        /// server; see ``ServerSentEventLimits``.
+        public var limits: ServerSentEventLimits
 
         /// Makes a configuration.
         /// - Parameters:
@@ -44,16 +51,19 @@ public final class ServerSentEventSource: Sendable {
         ///   - backoff: Exponential from 1 s to 30 s by default.
         ///   - maxReconnectAttempts: No limit by default.
         ///   - connectionLifetime: One hour by default.
+        ///   - limits: Lines up to 64 KiB, events up to 1 MiB, `retry:` up to one hour by default.
         public init(
             defaultRetry: Duration = .seconds(3),
             backoff: Backoff = .exponential(base: .seconds(1), maxDelay: .seconds(30)),
             maxReconnectAttempts: Int? = nil,
-            connectionLifetime: Duration = .seconds(3_600)
+            connectionLifetime: Duration = .seconds(3_600),
+            limits: ServerSentEventLimits = ServerSentEventLimits()
         ) {
             self.defaultRetry = defaultRetry
             self.backoff = backoff
             self.maxReconnectAttempts = maxReconnectAttempts
             self.connectionLifetime = connectionLifetime
+            self.limits = limits
         }
     }
 
@@ -111,7 +121,8 @@ public final class ServerSentEventSource: Sendable {
     }
 
     /// The events, across reconnects. The stream ends with an error when the server says not
-    /// to come back or too many reconnects fail; stop reading (or cancel the task) to end it.
+    /// to come back, sends more than ``Configuration/limits`` allow, fails TLS, or too many
+    /// reconnects fail; stop reading (or cancel the task) to end it.
     public func events() -> AsyncThrowingStream<ServerSentEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
         let task = Task {
@@ -165,9 +176,9 @@ public final class ServerSentEventSource: Sendable {
         if response.status.code == 204 {
             throw CourierError(code: .clientError, message: "the server ended the event stream (204 No Content)")
         }
-        var parser = ServerSentEventParser(lastEventID: resumeFrom)
+        var parser = ServerSentEventParser(lastEventID: resumeFrom, limits: configuration.limits)
         for try await chunk in body {
-            let events = parser.parse(chunk)
+            let events = try parser.parse(chunk)
             if let time = parser.reconnectionTime { retry = time }
             for event in events {
                 receivedEvent = true
@@ -178,8 +189,10 @@ public final class ServerSentEventSource: Sendable {
         state.withLock { $0.lastEventID = parser.lastEventID }
     }
 
-    /// Whether an error means "do not come back": a 4xx other than 408 and 429.
+    /// Whether an error means "do not come back": a 4xx other than 408 and 429, a stream over
+    /// the limits, or a TLS failure (another connection would meet the same).
     private static func isFinal(_ error: CourierError) -> Bool {
+        if error.code == .responseTooLarge || error.code == .tlsFailure { return true }
         guard let status = error.status?.code else { return false }
         return (400...499).contains(status) && status != 408 && status != 429
     }

@@ -9,6 +9,8 @@ final class ScriptedWebSocketEngine: WebSocketEngine {
     enum Attempt: Sendable {
         case refuse(status: Int?)
         case cannotConnect
+        /// Fails to connect with this error.
+        case fail(CourierError)
         /// Opens, delivers these messages, then ends as `end` says.
         case open(deliver: [WebSocketMessage], end: End)
     }
@@ -61,6 +63,8 @@ final class ScriptedWebSocketEngine: WebSocketEngine {
             throw WebSocketHandshakeError(status: status)
         case .cannotConnect:
             throw CourierError(code: .cannotConnect, message: "scripted refusal")
+        case .fail(let error):
+            throw error
         case .open(let deliver, let end):
             let (closes, closed) = AsyncStream.makeStream(of: WebSocketCloseCode.self)
             let link = Link(engine: self, closed: closed)

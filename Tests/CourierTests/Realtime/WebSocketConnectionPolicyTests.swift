@@ -105,6 +105,35 @@ struct WebSocketConnectionPolicyTests {
         await connection.close()
     }
 
+    @Test func aTLSFailureClosesWith1015AndIsNeverRetried() async throws {
+        let pinMismatch = CourierError(code: .tlsFailure, message: "public key pin mismatch")
+        // Were it retried, the second attempt would open.
+        let engine = ScriptedWebSocketEngine([.fail(pinMismatch), .open(deliver: [], end: .whenClosed)])
+        let clock = ManualClock()
+        let configuration = WebSocketConfiguration(url: url, reconnect: ReconnectPolicy(backoff: backoff), heartbeat: nil)
+        let connection = WebSocketConnection(configuration: configuration, engine: engine, clock: clock)
+        let states = connection.stateChanges()
+        connection.connect()
+        var seen: [WebSocketState] = []
+        for await state in states { seen.append(state) }
+        #expect(seen == [.idle, .connecting, .closed(code: .tlsHandshakeFailure, reason: "public key pin mismatch")])
+        #expect(connection.terminalError?.code == .tlsFailure)
+        #expect(engine.handshakes.count == 1)
+        #expect(clock.sleeps.isEmpty)
+        await connection.close()
+    }
+
+    @Test func aConnectionFailureOtherThanTLSIsStillRetriedAndLeavesNoTerminalError() async throws {
+        let engine = ScriptedWebSocketEngine([.cannotConnect, .open(deliver: [], end: .whenClosed)])
+        let configuration = WebSocketConfiguration(url: url, reconnect: ReconnectPolicy(backoff: backoff), heartbeat: nil)
+        let connection = WebSocketConnection(configuration: configuration, engine: engine, clock: ManualClock())
+        connection.connect()
+        _ = await waitUntil(connection) { $0 == .connected || $0.isClosed }
+        #expect(connection.state == .connected)
+        #expect(connection.terminalError == nil)
+        await connection.close()
+    }
+
     @Test func aHandshakeRefusedWithAnotherStatusIsRetriedWithBackoffAndNoRefresh() async throws {
         let engine = ScriptedWebSocketEngine([.refuse(status: 503), .open(deliver: [], end: .whenClosed)])
         let authenticator = CountingAuthenticator()

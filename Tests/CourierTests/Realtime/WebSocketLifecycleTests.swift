@@ -106,6 +106,19 @@ struct WebSocketLifecycleTests {
         #expect(actions[5] == .none)
     }
 
+    @Test mutating func aFailureAnotherAttemptCannotMendClosesAtOnceWithItsCodeWhateverThePolicy() {
+        // Unlimited reconnects, and a streak already under way: still no wait, no retry.
+        var lifecycle = WebSocketLifecycle(policy: noJitter, canRenewCredential: false)
+        let actions = drive(&lifecycle, [
+            .connectRequested, .opened, .lost(reason: "reset"), .delayElapsed,
+            .attemptFailedForGood(code: .tlsHandshakeFailure, reason: "public key pin mismatch"),
+            .delayElapsed,
+        ])
+        #expect(actions[4] == .finish(code: .tlsHandshakeFailure, reason: "public key pin mismatch"))
+        #expect(actions[5] == .none)
+        #expect(lifecycle.state == .closed(code: .tlsHandshakeFailure, reason: "public key pin mismatch"))
+    }
+
     @Test mutating func cancellationClosesWithGoingAway() {
         var lifecycle = WebSocketLifecycle(policy: noJitter, canRenewCredential: false)
         #expect(drive(&lifecycle, [.connectRequested, .opened, .cancelled]).last == .finish(code: .goingAway, reason: "cancelled"))
