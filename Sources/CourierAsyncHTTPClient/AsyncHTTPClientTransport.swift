@@ -70,6 +70,10 @@ public final class AsyncHTTPClientTransport: Transport {
     private let ownsClient: Bool
     /// Why the configuration's TLS policy could not be applied; every request then fails with it.
     private let configurationError: CourierError?
+    /// The TLS policy the transport was made with; `nil` for a client brought to
+    /// ``init(client:)``, whose policy it does not know. CourierWebSocket's `WSClientEngine`
+    /// applies it to WebSocket handshakes when this transport is its handshake-status probe.
+    package let tlsPolicy: TLSPolicy?
 
     /// Makes a transport with its own `HTTPClient`.
     ///
@@ -103,6 +107,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         self.httpClient = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
         self.ownsClient = true
+        self.tlsPolicy = configuration.tls
     }
 
     /// Makes a transport on an `HTTPClient` you own; ``shutdown()`` leaves it running.
@@ -114,6 +119,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.httpClient = client
         self.ownsClient = false
         self.configurationError = nil
+        self.tlsPolicy = nil
     }
 
     /// Shuts the owned `HTTPClient` down, closing its connections. Idempotent.
@@ -153,9 +159,14 @@ public final class AsyncHTTPClientTransport: Transport {
             method: request.method
         )
         guard let length else { return (head, nil) }
-        let eagerLimit = min(Self.eagerBodyLimit, context.options.maxResponseBytes ?? Self.eagerBodyLimit)
+        let limit = context.options.maxResponseBytes
+        if let limit, case .known(let count) = length, count > Int64(limit) {
+            // Refused with its head: not a byte of the body is read.
+            throw CourierError(code: .responseTooLarge, message: "the response body (Content-Length \(count)) is larger than the limit of \(limit) bytes")
+        }
+        let eagerLimit = min(Self.eagerBodyLimit, limit ?? Self.eagerBodyLimit)
         guard case .known(let count) = length, count >= 0, count <= Int64(eagerLimit) else {
-            return (head, HTTPBody(ResponseChunks(body: response.body), length: length, iterationBehavior: .single))
+            return (head, HTTPBody(ResponseChunks(body: response.body, limit: limit), length: length, iterationBehavior: .single))
         }
         // A small body of known length is read here, in one piece, with the engine's own
         // collector: the caller gets bytes it can read at once (and twice), and skips a
@@ -227,21 +238,32 @@ public final class AsyncHTTPClientTransport: Transport {
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
     let body: HTTPClientResponse.Body
+    /// The call's ``Courier/RequestOptions/maxResponseBytes``: a body that grows past it
+    /// ends with ``Courier/CourierError/Code/responseTooLarge``, as on every transport.
+    let limit: Int?
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
+        let limit: Int?
+        var received = 0
 
         mutating func next() async throws -> Data? {
+            let buffer: ByteBuffer?
             do {
-                guard let buffer = try await base.next() else { return nil }
-                return AsyncHTTPClientTransport.data(buffer)
+                buffer = try await base.next()
             } catch {
                 throw AHCErrorMapping.map(error)
             }
+            guard let buffer else { return nil }
+            received += buffer.readableBytes
+            if let limit, received > limit {
+                throw CourierError(code: .responseTooLarge, message: "the response body grew past the limit of \(limit) bytes")
+            }
+            return AsyncHTTPClientTransport.data(buffer)
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: body.makeAsyncIterator())
+        AsyncIterator(base: body.makeAsyncIterator(), limit: limit)
     }
 }

@@ -7,6 +7,12 @@ import Synchronization
 
 /// Runs one data task, cancelling it when the calling task is cancelled.
 ///
+/// The body is gathered by a ``DataTaskCollector`` as it arrives, within the call's
+/// ``Courier/RequestOptions/maxResponseBytes``: routed to it by the transport's own
+/// ``SessionDelegate``, or, for an injected session on Apple platforms, as the task's delegate.
+/// swift-corelibs-foundation calls no task delegate for data, so an injected session on Linux
+/// gets a completion handler, and the limit is checked when the whole body is there.
+///
 /// The start-versus-cancel race is closed by a small state machine behind a `Mutex`:
 /// a cancellation that arrives before the task starts marks the state, and the task is then
 /// never resumed.
@@ -15,6 +21,8 @@ enum DataTaskRunner {
     /// - Parameters:
     ///   - request: The request.
     ///   - session: The session that runs it.
+    ///   - router: The session's delegate, when the transport made the session.
+    ///   - limit: The most body bytes to hold, or `nil`.
     ///   - redirects: The task delegate that hands redirects back instead of following them.
     ///   - trustFailures: Where the session's trust evaluator records why it refused a server;
     ///     such a failure replaces the `URLError.cancelled` URLSession reports.
@@ -23,25 +31,50 @@ enum DataTaskRunner {
     static func run(
         _ request: URLRequest,
         in session: URLSession,
+        router: SessionDelegate?,
+        limit: Int?,
         redirects: RedirectRefuser,
         trustFailures: ServerTrustFailureLog? = nil
     ) async throws -> (Data, URLResponse) {
         let state = TaskState()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { data, response, error in
-                    let trustFailure = state.taskIdentifier.flatMap { trustFailures?.take(forTask: $0) }
-                    if let trustFailure {
-                        continuation.resume(throwing: trustFailure)
-                    } else if let error {
-                        continuation.resume(throwing: URLErrorMapping.map(error))
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
+                let task: URLSessionDataTask
+                #if canImport(FoundationNetworking)
+                let gathersAsItArrives = router != nil
+                #else
+                let gathersAsItArrives = true
+                #endif
+                if gathersAsItArrives {
+                    let collector = DataTaskCollector(limit: limit, trustFailures: trustFailures) { continuation.resume(with: $0) }
+                    task = session.dataTask(with: request)
+                    if let router {
+                        router.register(collector, for: task.taskIdentifier)
                     } else {
-                        continuation.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
+                        task.delegate = collector
                     }
+                } else {
+                    task = session.dataTask(with: request) { data, response, error in
+                        let trustFailure = state.taskIdentifier.flatMap { trustFailures?.take(forTask: $0) }
+                        if let trustFailure {
+                            continuation.resume(throwing: trustFailure)
+                        } else if let error {
+                            continuation.resume(throwing: URLErrorMapping.map(error))
+                        } else if let response {
+                            let body = data ?? Data()
+                            if let limit, body.count > limit {
+                                continuation.resume(throwing: CourierError(
+                                    code: .responseTooLarge, message: "the response body is larger than the limit of \(limit) bytes"
+                                ))
+                            } else {
+                                continuation.resume(returning: (body, response))
+                            }
+                        } else {
+                            continuation.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
+                        }
+                    }
+                    task.delegate = redirects
                 }
-                task.delegate = redirects
                 if state.start(task) {
                     task.resume()
                 } else {

@@ -13,9 +13,15 @@ import Security
 
 /// A ``Courier/Transport`` on `URLSession`: the default engine on Apple platforms.
 ///
-/// The session is injected, so tests can register `URLProtocol` classes and apps can share
-/// their configuration. Response bodies are read whole by URLSession before they are
-/// handed on (streamed request bodies are gathered in memory first); use
+/// The transport makes its own session (``init(configuration:)``), or uses one you inject
+/// (``init(session:)``), so tests can register `URLProtocol` classes and apps can share their
+/// configuration. Response bodies are gathered as they arrive and handed on whole; the
+/// call's ``Courier/RequestOptions/maxResponseBytes`` applies as bytes arrive (a
+/// `Content-Length` past it is refused before the body is read), failing with
+/// ``Courier/CourierError/Code/responseTooLarge`` with at most that many bytes held. On Linux
+/// this needs the transport's own session: swift-corelibs-foundation gives data callbacks
+/// only to a session's delegate, so with an injected session there the body is read whole
+/// before the limit is checked. Streamed request bodies are gathered in memory first; use
 /// `AsyncHTTPClientTransport` where bodies must stream.
 ///
 /// The per-attempt deadline bounds the whole exchange (URLSession's own `timeoutInterval`
@@ -52,12 +58,28 @@ public final class URLSessionTransport: Transport {
     private let trustFailures: ServerTrustFailureLog?
     /// Declines redirects on every task.
     private let redirects = RedirectRefuser()
+    /// The delegate of a session the transport made, which routes each task's data; `nil` for
+    /// an injected session.
+    private let router: SessionDelegate?
 
     /// Makes a transport on a session you provide, used as it is.
-    /// - Parameter session: The session; an ephemeral one (no cookies or cache on disk) by default.
-    public init(session: URLSession = URLSession(configuration: .ephemeral)) {
+    /// - Parameter session: The session.
+    public init(session: URLSession) {
         self.session = session
         self.trustFailures = nil
+        self.router = nil
+    }
+
+    /// Makes a transport with a session of its own.
+    /// - Parameter configuration: The session's configuration; ephemeral (no cookies or cache
+    ///   on disk) by default.
+    public convenience init(configuration: URLSessionConfiguration = .ephemeral) {
+        #if canImport(Security) && canImport(CryptoKit)
+        let router = SessionDelegate(trustEvaluator: nil)
+        #else
+        let router = SessionDelegate()
+        #endif
+        self.init(session: URLSession(configuration: configuration, delegate: router, delegateQueue: nil), trustFailures: nil, router: router)
     }
 
     /// Makes a transport with its own session, which enforces a TLS policy.
@@ -86,13 +108,14 @@ public final class URLSessionTransport: Transport {
         case .v1_3: sessionConfiguration.tlsMinimumSupportedProtocolVersion = .TLSv13
         }
         guard tls.needsCustomTrustEvaluation else {
-            self.init(session: URLSession(configuration: sessionConfiguration), trustFailures: nil)
+            self.init(configuration: sessionConfiguration)
             return
         }
         let failures = ServerTrustFailureLog()
         let evaluator = try ServerTrustEvaluator(policy: tls, failures: failures)
-        let session = URLSession(configuration: sessionConfiguration, delegate: evaluator, delegateQueue: nil)
-        self.init(session: session, trustFailures: failures)
+        let router = SessionDelegate(trustEvaluator: evaluator)
+        let session = URLSession(configuration: sessionConfiguration, delegate: router, delegateQueue: nil)
+        self.init(session: session, trustFailures: failures, router: router)
         #else
         if let unsupported = Self.unsupportedOnThisPlatform(tls) {
             throw CourierError(
@@ -100,13 +123,20 @@ public final class URLSessionTransport: Transport {
                 message: "URLSession on this platform cannot enforce \(unsupported); use AsyncHTTPClientTransport"
             )
         }
-        self.init(session: URLSession(configuration: configuration), trustFailures: nil)
+        self.init(configuration: configuration)
         #endif
     }
 
-    private init(session: URLSession, trustFailures: ServerTrustFailureLog?) {
+    private init(session: URLSession, trustFailures: ServerTrustFailureLog?, router: SessionDelegate?) {
         self.session = session
         self.trustFailures = trustFailures
+        self.router = router
+    }
+
+    deinit {
+        // A session holds its delegate until it is invalidated; one the transport made ends
+        // with it (tasks under way finish first). An injected session is the caller's.
+        if router != nil { session.finishTasksAndInvalidate() }
     }
 
     /// What a policy asks for that swift-corelibs-foundation's URLSession cannot do, or `nil`.
@@ -137,8 +167,9 @@ public final class URLSessionTransport: Transport {
             let remaining = ContinuousClock.now.duration(to: deadline)
             urlRequest.timeoutInterval = max(0.001, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
         }
-        let (data, urlResponse) = try await withDeadline(deadline) { [session, urlRequest, trustFailures, redirects] in
-            try await DataTaskRunner.run(urlRequest, in: session, redirects: redirects, trustFailures: trustFailures)
+        let limit = context.options.maxResponseBytes
+        let (data, urlResponse) = try await withDeadline(deadline) { [session, urlRequest, trustFailures, redirects, router] in
+            try await DataTaskRunner.run(urlRequest, in: session, router: router, limit: limit, redirects: redirects, trustFailures: trustFailures)
         }
         return try Self.makeResponse(data: data, urlResponse: urlResponse, method: request.method)
     }

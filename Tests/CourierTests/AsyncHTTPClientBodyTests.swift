@@ -57,12 +57,24 @@ struct AsyncHTTPClientBodyTests {
         }
     }
 
-    @Test func aBodyPastTheCallsSizeLimitIsLeftForTheCallerToRefuse() async throws {
+    @Test func aBodyWhoseLengthIsPastTheCallsLimitIsRefusedWithItsHead() async throws {
         try await withReferenceServer { url in
-            try await send(url, path: "/debug/bytes?count=2000", maxResponseBytes: 1_000) { _, received in
+            let error = await courierError {
+                try await send(url, path: "/debug/bytes?count=2000", maxResponseBytes: 1_000) { _, _ in
+                    Issue.record("the body was handed on")
+                }
+            }
+            #expect(error?.code == .responseTooLarge)
+        }
+    }
+
+    @Test func aBodyOfUnknownLengthStopsWhenItGrowsPastTheCallsLimit() async throws {
+        try await withReferenceServer { url in
+            try await send(url, path: "/debug/bytes?count=200000&chunked=1", maxResponseBytes: 100_000) { _, received in
                 let body = try #require(received)
                 #expect(body.iterationBehavior == .single)
-                await #expect(throws: HTTPBody.TooManyBytesError.self) { _ = try await body.collect(upTo: 1_000) }
+                let error = await courierError { _ = try await body.collect(upTo: 1 << 20) }
+                #expect(error?.code == .responseTooLarge, "the transport's limit, below what the caller would read")
             }
         }
     }

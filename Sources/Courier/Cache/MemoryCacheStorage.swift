@@ -2,6 +2,11 @@ import Synchronization
 
 /// Keeps responses in memory, evicting the least recently used past a byte or count budget.
 ///
+/// A key holds at most ``maxVariantsPerKey`` variants (one per set of `Vary` values), newest
+/// first; and when the key just stored is all that is left over budget, its oldest variants
+/// go. A server that varies on a field each request sets differently cannot grow the store
+/// past its budgets.
+///
 /// A `final class` whose state sits in a `Mutex`, which makes it `Sendable`.
 public final class MemoryCacheStorage: CacheStorage {
     private struct State {
@@ -17,14 +22,18 @@ public final class MemoryCacheStorage: CacheStorage {
     public let maxBytes: Int
     /// The most responses kept.
     public let maxEntries: Int
+    /// The most variants kept for one key; storing another drops the oldest.
+    public let maxVariantsPerKey: Int
 
     /// Makes a memory store.
     /// - Parameters:
     ///   - maxBytes: The byte budget (16 MiB by default).
     ///   - maxEntries: The count budget (1 000 by default).
-    public init(maxBytes: Int = 16 << 20, maxEntries: Int = 1_000) {
+    ///   - maxVariantsPerKey: The most variants of one key (16 by default).
+    public init(maxBytes: Int = 16 << 20, maxEntries: Int = 1_000, maxVariantsPerKey: Int = 16) {
         self.maxBytes = maxBytes
         self.maxEntries = maxEntries
+        self.maxVariantsPerKey = max(1, maxVariantsPerKey)
     }
 
     /// The variants for a key; marks the key recently used.
@@ -51,6 +60,10 @@ public final class MemoryCacheStorage: CacheStorage {
                 variants.remove(at: index)
             }
             variants.insert(response, at: 0)
+            while variants.count > maxVariantsPerKey, let oldest = variants.popLast() {
+                state.bytes -= oldest.cost
+                state.count -= 1
+            }
             state.entries[key] = variants
             state.bytes += response.cost
             state.count += 1
@@ -91,8 +104,16 @@ public final class MemoryCacheStorage: CacheStorage {
 
     private func evict(_ state: inout State, keeping protected: CacheKey) {
         while state.bytes > maxBytes || state.count > maxEntries {
-            guard let victim = state.order.filter({ $0.key != protected }).min(by: { $0.value < $1.value })?.key else { return }
-            drop(victim, from: &state)
+            if let victim = state.order.filter({ $0.key != protected }).min(by: { $0.value < $1.value })?.key {
+                drop(victim, from: &state)
+            } else if var variants = state.entries[protected], variants.count > 1, let oldest = variants.popLast() {
+                // Only the key just stored is left: its oldest variants go, the newest stays.
+                state.entries[protected] = variants
+                state.bytes -= oldest.cost
+                state.count -= 1
+            } else {
+                return
+            }
         }
     }
 

@@ -71,12 +71,16 @@ public final class APIClient: Sendable {
                 queue: queue, connectivity: configuration.connectivity, defaultConnectivityWait: configuration.connectivityWait,
                 auth: configuration.auth, base: base
             ))
-            // Replays go through the same stages below the queue: retry, signing, redirects;
-            // and the cache's, so that a delivered write invalidates what it changed.
+            // Replays go through the app's middleware (a BearerTokenMiddleware signs them as it
+            // signed the live call, whose Authorization was not stored), then the stages below
+            // the queue: retry, signing, redirects; and the cache's, so that a delivered write
+            // invalidates what it changed.
             let invalidation = configuration.cache.map {
                 [CacheStage(cache: $0, defaultPolicy: configuration.cachePolicy, auth: configuration.auth, base: base)] as [any Middleware]
             } ?? []
-            let replayChain = MiddlewareChain(application: [], stages: invalidation + lower, network: configuration.networkMiddleware, transport: transport)
+            let replayChain = MiddlewareChain(
+                application: configuration.middleware, stages: invalidation + lower, network: configuration.networkMiddleware, transport: transport
+            )
             let connectivity = configuration.connectivity
             let auth = configuration.auth
             let currentAccount: OfflineQueue.AccountSource = { try? await auth?.credential?.accountID }
@@ -88,7 +92,8 @@ public final class APIClient: Sendable {
                     scoped.credentialScope = credentialScope
                     return try await entry(request, body, scoped)
                 }
-                Task { await queue.attach(sender: sender, connectivity: connectivity, account: currentAccount) }
+                let credentialChanges = auth?.credentialChanges()
+                Task { await queue.attach(sender: sender, connectivity: connectivity, account: currentAccount, credentialChanges: credentialChanges) }
             }
         }
         var application = configuration.middleware
@@ -222,7 +227,10 @@ public final class APIClient: Sendable {
         var uncached = request
         uncached.options.cachePolicy = .bypass
         uncached.options.deduplicates = false
-        let call = try prepare(uncached)
+        var call = try prepare(uncached)
+        // The caller reads a streamed body itself: only a limit it set applies (the client's
+        // default is for bodies it gathers and decodes), and the transport enforces it.
+        call.context.options.maxResponseBytes = request.options.maxResponseBytes
         do {
             let (response, body) = try await chain.entry(call.request, call.body, call.context)
             try await validate(response, body: body)

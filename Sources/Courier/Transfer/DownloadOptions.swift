@@ -20,6 +20,11 @@ public struct DownloadOptions: Sendable, Hashable {
     /// also write out every other file waiting in the page cache). Without it, a power cut can
     /// lose the record, and the next call then downloads from zero.
     public var synchronizesToDisk: Bool
+    /// The largest file accepted, in bytes, or `nil` for no limit. A response that announces
+    /// more (`Content-Length`, or a `Content-Range` total) is refused before its body is read,
+    /// and one that grows past it stops there; the download fails with
+    /// ``CourierError/Code/responseTooLarge`` and its partial file is removed.
+    public var maxBytes: Int64?
 
     /// Makes options; every parameter has the default most downloads want.
     /// - Parameters:
@@ -28,17 +33,20 @@ public struct DownloadOptions: Sendable, Hashable {
     ///   - resumesPartialFile: Whether an earlier call's partial file is resumed (yes).
     ///   - keepsPartialFile: Whether the partial file is kept on failure (yes).
     ///   - synchronizesToDisk: Whether to `fsync` the record and the file (no).
+    ///   - maxBytes: The largest file accepted (no limit).
     public init(
         resumeAttempts: Int = 3,
         resumeDelay: Duration = .milliseconds(250),
         resumesPartialFile: Bool = true,
         keepsPartialFile: Bool = true,
-        synchronizesToDisk: Bool = false
+        synchronizesToDisk: Bool = false,
+        maxBytes: Int64? = nil
     ) {
         self.resumeAttempts = resumeAttempts
         self.resumeDelay = resumeDelay
         self.resumesPartialFile = resumesPartialFile
         self.keepsPartialFile = keepsPartialFile
         self.synchronizesToDisk = synchronizesToDisk
+        self.maxBytes = maxBytes.map { max(0, $0) }
     }
 }

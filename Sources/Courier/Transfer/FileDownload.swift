@@ -72,6 +72,10 @@ struct FileDownload: Sendable {
     private func attempt(from resume: PartialDownload.ResumePoint?, reporter: ProgressReporter, tally: inout Tally) async throws -> DownloadResult {
         var request = self.request
         let offset = resume?.offset ?? 0
+        if let maxBytes = options.maxBytes {
+            // The transport stops a body past what is left of the cap as it arrives.
+            request.options.maxResponseBytes = Int(clamping: max(0, maxBytes - offset))
+        }
         if let resume {
             request.headers[.range] = "bytes=\(resume.offset)-"
             request.headers[.ifRange] = resume.validator
@@ -118,8 +122,14 @@ struct FileDownload: Sendable {
             written = offset
         }
 
+        if let maxBytes = options.maxBytes, let total, total > maxBytes {
+            throw tooLarge(maxBytes, detail: "the server announced \(total) bytes")
+        }
         reporter.advance(to: written)
         for try await chunk in body {
+            if let maxBytes = options.maxBytes, written + Int64(chunk.count) > maxBytes {
+                throw tooLarge(maxBytes, detail: "the body grew past it")
+            }
             try file.write(chunk)
             written += Int64(chunk.count)
             reporter.advance(to: written)
@@ -133,6 +143,12 @@ struct FileDownload: Sendable {
         return DownloadResult(fileURL: partial.destination, byteCount: written, response: response, resumes: tally.resumes, restarts: tally.restarts)
     }
 
+    /// The failure for a file past ``DownloadOptions/maxBytes`` (its partial file goes, see
+    /// `abandon(_:)`).
+    private func tooLarge(_ maxBytes: Int64, detail: String) -> CourierError {
+        CourierError(code: .responseTooLarge, message: "the download is larger than the limit of \(maxBytes) bytes (\(detail))")
+    }
+
     /// Whether a failure is worth resuming after: the connection, not the request or the disk.
     static func isResumable(_ error: CourierError) -> Bool {
         [.connectionLost, .timedOut, .cannotConnect, .offline].contains(error.code)
@@ -140,7 +156,8 @@ struct FileDownload: Sendable {
 
     /// The error to end the download with, after removing the partial file unless it is kept.
     private func abandon(_ error: any Error) -> any Error {
-        if !options.keepsPartialFile { partial.discard() }
+        // A file past its cap is never resumed: resuming could only grow it further.
+        if !options.keepsPartialFile || (error as? CourierError)?.code == .responseTooLarge { partial.discard() }
         guard let error = error as? CourierError else { return error }
         return withContext(error)
     }
