@@ -102,17 +102,38 @@ public final class SQLiteQueueStorage: QueueStorage {
     }
 
     private static func item(from row: Row) -> QueuedRequest? {
-        guard let id: String = row["id"], let queue: String = row["queue"], let method: String = row["method"],
-              let url: String = row["url"], let key: String = row["idempotency_key"],
-              let state = (row["state"] as String?).flatMap(QueuedRequest.State.init(rawValue:)) else { return nil }
+        // Every column is read leniently: a value of the wrong type (a damaged or edited file)
+        // reads as missing rather than stopping the process in GRDB's conversion.
+        guard let id: String = value(row, "id"), let queue: String = value(row, "queue"), let method: String = value(row, "method"),
+              let url: String = value(row, "url"), let key: String = value(row, "idempotency_key"),
+              let state = (value(row, "state") as String?).flatMap(QueuedRequest.State.init(rawValue:)) else { return nil }
         return QueuedRequest(
-            id: id, queue: queue, method: method, url: url, fields: fields(from: row["fields"] ?? ""),
-            body: row["body"] ?? Data(), idempotencyKey: key,
-            createdAt: Date(timeIntervalSince1970: row["created_at"] ?? 0), attempts: row["attempts"] ?? 0,
-            lastError: row["last_error"], nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"] ?? 0),
-            state: state, deadLetterStatus: row["dead_letter_status"], deadLetterBody: row["dead_letter_body"],
-            account: row["account"], invalidates: lines(from: row["invalidates"] ?? "")
+            id: id, queue: queue, method: method, url: url, fields: fields(from: value(row, "fields") ?? ""),
+            body: value(row, "body") ?? Data(), idempotencyKey: key,
+            createdAt: plausibleDate(value(row, "created_at")), attempts: max(0, value(row, "attempts") ?? 0),
+            lastError: value(row, "last_error"), nextAttemptAt: plausibleDate(value(row, "next_attempt_at")),
+            state: state, deadLetterStatus: value(row, "dead_letter_status"), deadLetterBody: value(row, "dead_letter_body"),
+            account: value(row, "account"), invalidates: lines(from: value(row, "invalidates") ?? ""),
+            bodyIsPersonalData: value(row, "body_is_personal") ?? false
         )
+    }
+
+    /// A column's value, or `nil` when it is NULL or does not convert to `Value`.
+    private static func value<Value: DatabaseValueConvertible>(_ row: Row, _ column: String) -> Value? {
+        Value.fromDatabaseValue(row[column] as DatabaseValue)
+    }
+
+    /// A stored date, or the epoch (so: due now) for a value no clock could have written:
+    /// missing, not finite, or thousands of years away. A damaged row is then retried
+    /// rather than lost or left to make the scheduler's arithmetic trap.
+    private static func plausibleDate(_ seconds: Double?) -> Date {
+        guard let seconds, seconds.isFinite, abs(seconds) < 1e11 else { return Date(timeIntervalSince1970: 0) }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Runs SQL on the queue's database. For tests that damage rows on purpose; not API.
+    func executeRawSQL(_ sql: String) async throws {
+        try await database.write { db in try db.execute(sql: sql) }
     }
 
     /// Header fields as lines of `name: value` (names and values hold no line breaks).
@@ -149,15 +170,15 @@ public final class SQLiteQueueStorage: QueueStorage {
                     let insert = try db.cachedStatement(sql: """
                         INSERT INTO queued_write (id, queue, method, url, fields, body, idempotency_key, created_at,
                             attempts, last_error, next_attempt_at, state, dead_letter_status, dead_letter_body,
-                            account, invalidates)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            account, invalidates, body_is_personal)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
                     for item in items {
                         try insert.execute(arguments: [
                             item.id, item.queue, item.method, item.url, Self.text(of: item.fields), item.body, item.idempotencyKey,
                             item.createdAt.timeIntervalSince1970, item.attempts, item.lastError,
                             item.nextAttemptAt.timeIntervalSince1970, item.state.rawValue, item.deadLetterStatus, item.deadLetterBody,
-                            item.account, item.invalidates.joined(separator: "\n"),
+                            item.account, item.invalidates.joined(separator: "\n"), item.bodyIsPersonalData,
                         ])
                     }
                 }
@@ -196,6 +217,9 @@ public final class SQLiteQueueStorage: QueueStorage {
             // before, to whoever is signed in.
             try db.execute(sql: "ALTER TABLE queued_write ADD COLUMN account TEXT")
             try db.execute(sql: "ALTER TABLE queued_write ADD COLUMN invalidates TEXT NOT NULL DEFAULT ''")
+        }
+        migrator.registerMigration("queued_write v3: personal bodies") { db in
+            try db.execute(sql: "ALTER TABLE queued_write ADD COLUMN body_is_personal INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }

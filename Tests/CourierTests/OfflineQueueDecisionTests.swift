@@ -16,8 +16,8 @@ struct QueueDecisionTests {
         #expect(next(.answered(status: 303)) == .delivered)
     }
 
-    @Test func aClientErrorOtherThan408Or429IsDeadLetteredAtOnce() {
-        for status in [400, 401, 403, 404, 409, 422] {
+    @Test func aClientErrorOtherThan401Or408Or409Or429IsDeadLetteredAtOnce() {
+        for status in [400, 403, 404, 410, 422] {
             guard case .deadLetter(let reason) = next(.answered(status: status)) else {
                 Issue.record("\(status) was not dead-lettered")
                 continue
@@ -30,6 +30,7 @@ struct QueueDecisionTests {
         let later = now.addingTimeInterval(4)
         #expect(next(.answered(status: 408)) == .retry(at: later))
         #expect(next(.answered(status: 429)) == .retry(at: later))
+        #expect(next(.answered(status: 409)) == .retry(at: later), "the same key may still be in flight")
         #expect(next(.answered(status: 503)) == .retry(at: later))
         #expect(next(.failed(.cannotConnect)) == .retry(at: later))
         #expect(next(.failed(.connectionLost)) == .retry(at: later))
@@ -43,6 +44,19 @@ struct QueueDecisionTests {
             return
         }
         #expect(reason.contains("5 attempts"))
+    }
+
+    @Test func aRequestForSignInWaitsForACredentialWhateverTheAttemptCount() {
+        #expect(next(.answered(status: 401)) == .waitForSignIn)
+        #expect(next(.answered(status: 401), attempts: 5) == .waitForSignIn)
+        #expect(next(.failed(.unauthorized)) == .waitForSignIn)
+    }
+
+    @Test func aConflictIsDeadLetteredOnlyAfterTheLastAttempt() {
+        guard case .deadLetter = next(.answered(status: 409), attempts: 5) else {
+            Issue.record("a 409 on the last attempt was kept")
+            return
+        }
     }
 
     @Test func cancellationRetriesAtOnceAndAnUnsendableRequestIsDeadLettered() {

@@ -10,7 +10,7 @@ import Testing
 
 /// A free loopback port: bound by a throwaway server, then released.
 func freeLoopbackPort() async throws -> Int {
-    let probe = ReferenceServer()
+    let probe = ReferenceServer(configuration: .forTests())
     let url = try await probe.start()
     await probe.stop()
     return try #require(url.port)
@@ -67,7 +67,7 @@ struct OfflineQueueTests {
 
     @Test func writesQueuedWhileTheServerIsDownAreDeliveredInOrderWhenItIsBack() async throws {
         let port = try await freeLoopbackPort()
-        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let server = ReferenceServer(configuration: .forTests(port: port))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
         try await withQueueingClient(server: server, url: url) { clarity, queue, _ in
             var events = queue.events().makeAsyncIterator()
@@ -113,7 +113,7 @@ struct OfflineQueueTests {
 
     @Test func aQueuedWriteStoresNoSecretAndIsSignedAgainAtReplay() async throws {
         let port = try await freeLoopbackPort()
-        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let server = ReferenceServer(configuration: .forTests(port: port))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
         try await withQueueingClient(server: server, url: url) { clarity, queue, database in
             var write = RadarEndpoints.create(topic: "offline-secret")
@@ -148,7 +148,7 @@ struct OfflineQueueTests {
 
     @Test func aReplayAskedForDuringARoundReturnsOnlyAfterARoundOfItsOwn() async throws {
         let port = try await freeLoopbackPort()
-        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let server = ReferenceServer(configuration: .forTests(port: port))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
         try await withQueueingClient(server: server, url: url) { clarity, queue, _ in
             guard case .queued = try await radarClient(sharing: clarity).client.sendOrQueue(RadarEndpoints.create(topic: "offline-round")) else {
@@ -174,7 +174,7 @@ struct OfflineQueueTests {
 
     @Test func aReplayWaitingOnACancelledReplayStillGetsAWholeRound() async throws {
         let port = try await freeLoopbackPort()
-        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let server = ReferenceServer(configuration: .forTests(port: port))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
         try await withQueueingClient(server: server, url: url) { clarity, queue, _ in
             guard case .queued = try await radarClient(sharing: clarity).client.sendOrQueue(RadarEndpoints.create(topic: "offline-cancelled")) else {
@@ -204,7 +204,7 @@ struct OfflineQueueTests {
 
     @Test func refusedAndExhaustedWritesAreDeadLetteredNeverDropped() async throws {
         let port = try await freeLoopbackPort()
-        let server = ReferenceServer(configuration: ReferenceServerConfiguration(port: port))
+        let server = ReferenceServer(configuration: .forTests(port: port))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
         try await withQueueingClient(server: server, url: url, maxAttempts: 2) { clarity, queue, _ in
             guard case .queued(let exhausted) = try await radarClient(sharing: clarity).client.sendOrQueue(RadarEndpoints.create(topic: "offline-exhausted")),
@@ -267,13 +267,15 @@ struct OfflineQueueTests {
                 let outcome = try await client.sendOrQueue(RadarEndpoints.create(topic: "offline-monitor"))
                 if case .queued = outcome {} else { Issue.record("sent while the monitor said offline") }
                 #expect(await server.requestCount(method: "POST", path: "/api/radars") == 0, "the queueable write was not tried while offline")
-                let notQueueable = await courierError { _ = try await client.send(RadarEndpoints.create(topic: "offline-plain")) }
+                // A write to another URL: one to the queued write's URL would wait for it.
+                let notQueueable = await courierError { _ = try await client.send(RadarEndpoints.interpret(topic: "offline-plain")) }
                 #expect(notQueueable == nil, "the server is up: the plain write succeeds and marks online")
                 #expect(monitor.status == .online)
                 // Coming back online starts a replay by itself; this call waits for it.
                 await queue.replay()
                 #expect(try await queue.pending().isEmpty, "back online, the queued write is delivered")
-                #expect(await server.requestCount(method: "POST", path: "/api/radars") == 2, "the plain write, then the queued one once")
+                #expect(await server.requestCount(method: "POST", path: "/api/interpret") == 1, "the plain write went")
+                #expect(await server.requestCount(method: "POST", path: "/api/radars") == 1, "the queued one, once")
                 try await transport.shutdown()
             } catch {
                 try? await transport.shutdown()

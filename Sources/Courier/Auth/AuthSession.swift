@@ -39,6 +39,7 @@ public actor AuthSession {
     /// The store's writes, one after another in the order the session made them, so that a
     /// refreshed credential saved just before a sign-out can never land after its `clear()`.
     private var storeWrites: Task<Void, Never>?
+    private nonisolated let changes = EventBroadcast<Void>()
 
     /// Makes a session.
     /// - Parameters:
@@ -68,6 +69,12 @@ public actor AuthSession {
         }
     }
 
+    /// Yields each time a new credential comes into force: a sign-in or a refresh. The offline
+    /// queue listens, to deliver writes it held back for want of a credential.
+    public nonisolated func credentialChanges() -> AsyncStream<Void> {
+        changes.stream()
+    }
+
     /// Sets a new credential (after sign-in), saves it, and ends any failed state.
     /// - Parameter credential: The credential.
     public func signIn(_ credential: Credential) async throws {
@@ -75,6 +82,7 @@ public actor AuthSession {
         loaded = true
         startGeneration(with: credential)
         state.signedIn(credential)
+        changes.publish(())
     }
 
     /// Forgets the credential, here and in the store. Requests fail as unauthorized until
@@ -125,6 +133,7 @@ public actor AuthSession {
     private func remember(_ credential: Credential) {
         generationTokens.append(credential.accessToken)
         if generationTokens.count > Self.rememberedTokens { generationTokens.removeFirst() }
+        changes.publish(())
     }
 
     private func changedGeneration() -> CourierError {

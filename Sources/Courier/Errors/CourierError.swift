@@ -106,7 +106,7 @@ extension CourierError {
             case invalidRequest, offline, timedOut, cannotConnect, connectionLost, cancelled
             case transportFailed, tlsFailure, invalidResponse, unauthorized, forbidden, notFound
             case rateLimited, clientError, serverError, decodingFailed, responseTooLarge, queued
-            case fileSystem, notCached, tooManyRedirects, redirectNotFollowed
+            case fileSystem, notCached, tooManyRedirects, redirectNotFollowed, queuedWriteAhead
         }
 
         private let kind: Kind
@@ -168,6 +168,10 @@ extension CourierError {
         /// body; or any redirect under ``RedirectPolicy/none``. ``CourierError/redirectLocation``
         /// says where it pointed; nothing was sent there.
         public static let redirectNotFollowed = Code(.redirectNotFollowed)
+        /// A write to the same URL waits in the offline queue and could not be delivered first;
+        /// this one, which is not queueable, was not sent, so that it cannot overtake it. Send
+        /// it again once the queue has delivered (``OfflineQueue/pending()`` is empty for the URL).
+        public static let queuedWriteAhead = Code(.queuedWriteAhead)
 
         /// Whether this is a failure to reach the server or to get its full answer.
         public var isTransportFailure: Bool {

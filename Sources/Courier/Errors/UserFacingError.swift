@@ -58,6 +58,8 @@ extension CourierError {
             return .init(title: "Not available offline", message: "This hasn't been saved on this device yet. Connect and try again.", action: .retry)
         case .tooManyRedirects:
             return .init(title: "Can't open this", message: "The server sent the request around in circles.", action: .none)
+        case .queuedWriteAhead:
+            return .init(title: "Waiting to sync", message: "An earlier change is still waiting to be sent. Try again when it has gone.", action: .retry)
         case .redirectNotFollowed:
             return .init(title: "Can't open this", message: "The server sent the request somewhere the app won't follow.", action: .none)
         case .clientError:

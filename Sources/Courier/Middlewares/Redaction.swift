@@ -159,7 +159,9 @@ public enum Redaction {
         if let object = value as? [String: Any] {
             var result = [String: Any]()
             for (key, item) in object {
-                result[key] = isSensitive(key) && !(item is [String: Any]) && !(item is [Any]) ? placeholder : redactedJSON(item, isSensitive: isSensitive)
+                // A secret-looking key hides its whole value, an object or array included: the
+                // names inside (`{"tokens": {"a": …}}`) need not look secret themselves.
+                result[key] = isSensitive(key) ? placeholder : redactedJSON(item, isSensitive: isSensitive)
             }
             return result
         }

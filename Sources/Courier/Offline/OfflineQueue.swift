@@ -45,6 +45,20 @@ import Synchronization
 /// with a credential that names no account belongs to none and is delivered to whoever is
 /// signed in.
 ///
+/// ## Sign-in trouble
+/// A replay the server answers with 401 (after the auth stage's refresh, if there is one,
+/// failed too), or one that finds no credential, is not dead-lettered: it stays pending, the
+/// attempt does not count, and the whole queue waits for a credential. It goes on when the
+/// client's ``AuthSession`` signs in or refreshes, or when the app calls ``replay()``. A 409
+/// (the server still works on the same `Idempotency-Key`) is tried again after the backoff.
+///
+/// ## Order with live writes
+/// A write sent through the client to a URL that has a write waiting here (one its account
+/// may deliver) never overtakes it: the queue first delivers what is due (a write still in its
+/// backoff waits for it). If the waiting write still cannot go, a queueable write is queued
+/// behind it (in the same named queue), and any other write fails with
+/// ``CourierError/Code/queuedWriteAhead``; call ``replay()`` to deliver at once.
+///
 /// One queue serves one client.
 public actor OfflineQueue {
     /// What the queue does with writes made by an account that is not signed in now.
@@ -75,7 +89,7 @@ public actor OfflineQueue {
     /// What happens to writes of an account that is not signed in.
     public nonisolated let otherAccountWrites: OtherAccountWrites
 
-    private nonisolated let observers = QueueEventObservers()
+    private nonisolated let observers = EventBroadcast<QueueEvent>()
     private var sender: Sender?
     private var currentAccount: AccountSource?
     private var connectivity: ConnectivityMonitor?
@@ -89,6 +103,20 @@ public actor OfflineQueue {
     private var wakeup: Task<Void, Never>?
     private var wakeupAt: Date?
     private var connectivityWatch: Task<Void, Never>?
+    private var credentialWatch: Task<Void, Never>?
+    /// Whether a replay was refused for want of a credential: nothing is sent until one comes.
+    private(set) var isWaitingForSignIn = false
+    /// Whether a client has attached the queue and its start-up round is over (for tests).
+    var isAttached: Bool { hasDeliveredStartupRound }
+    private var hasDeliveredStartupRound = false
+    /// Pending writes by URL, each with its id, owner and named queue, oldest first: kept up
+    /// to date as writes are queued and leave, `nil` after a change it cannot follow (read
+    /// again from storage when next needed).
+    private var pendingIndex: [String: [PendingEntry]]?
+    /// Counts writes queued, so that an index read from storage meanwhile is not kept.
+    private var enqueueCount = 0
+    /// When the last delivery attempt could not reach the server; `nil` once one got an answer.
+    private var unreachableSince: Date?
     /// Delivered items not yet removed from storage.
     private var delivered: [String] = []
     private static let deliveredBatch = 128
@@ -118,6 +146,7 @@ public actor OfflineQueue {
     deinit {
         wakeup?.cancel()
         connectivityWatch?.cancel()
+        credentialWatch?.cancel()
     }
 
     // MARK: - The app's view
@@ -149,12 +178,14 @@ public actor OfflineQueue {
         item.nextAttemptAt = clock.date
         item.deadLetterStatus = nil
         item.deadLetterBody = nil
+        pendingIndex = nil
         try await storage.update(item)
         await replay()
     }
 
     /// Deletes a write, delivered or not. The app's decision: the queue never discards on its own.
     public func discard(id: String) async throws {
+        pendingIndex = nil
         try await storage.remove(id: id)
     }
 
@@ -162,8 +193,10 @@ public actor OfflineQueue {
     /// each queue; returns when this round of deliveries is over.
     ///
     /// When a round is already under way (a timer's, or the one that starts when the client is
-    /// made), this asks for one more round and returns when that one is over.
+    /// made), this asks for one more round and returns when that one is over. It also ends a
+    /// wait for sign-in (see "Sign-in trouble"): call it after the user signs in again.
     public func replay() async {
+        isWaitingForSignIn = false
         await run(force: true)
     }
 
@@ -171,10 +204,19 @@ public actor OfflineQueue {
 
     /// Connects the queue to the chain below it; delivers what an earlier run left (app start)
     /// and follows connectivity.
-    func attach(sender: @escaping Sender, connectivity: ConnectivityMonitor?, account: AccountSource? = nil) {
+    func attach(
+        sender: @escaping Sender, connectivity: ConnectivityMonitor?, account: AccountSource? = nil,
+        credentialChanges: AsyncStream<Void>? = nil
+    ) async {
         self.sender = sender
         self.currentAccount = account
         self.connectivity = connectivity
+        credentialWatch?.cancel()
+        if let credentialChanges {
+            credentialWatch = Task { [weak self] in
+                for await _ in credentialChanges { await self?.credentialArrived() }
+            }
+        }
         connectivityWatch?.cancel()
         if let connectivity {
             connectivityWatch = Task { [weak self] in
@@ -185,7 +227,58 @@ public actor OfflineQueue {
                 }
             }
         }
-        Task { await self.run(force: true) }
+        await run(force: true)
+        hasDeliveredStartupRound = true
+    }
+
+    /// A new credential is in force: a queue waiting for one goes on.
+    private func credentialArrived() async {
+        guard isWaitingForSignIn else { return }
+        isWaitingForSignIn = false
+        await run(force: true)
+    }
+
+    /// The pending writes to `url`, oldest first: each one's account and named queue.
+    func pendingWrites(to url: String) async -> [(account: String?, queue: String)] {
+        if pendingIndex == nil {
+            let generation = enqueueCount
+            guard let stored = try? await storage.items() else { return [] }
+            let removed = Set(delivered)
+            var index: [String: [PendingEntry]] = [:]
+            for item in stored where item.state == .pending && !removed.contains(item.id) {
+                index[item.url, default: []].append(PendingEntry(item))
+            }
+            // A write queued while storage was being read may be missing: read again next time.
+            if generation == enqueueCount { pendingIndex = index } else { return index[url]?.map { ($0.account, $0.queue) } ?? [] }
+        }
+        return pendingIndex?[url]?.map { ($0.account, $0.queue) } ?? []
+    }
+
+    /// Delivers what is due now, without ending a wait for sign-in or cutting a backoff short
+    /// (for a live write that must not overtake a queued one: attempts it makes count, so a
+    /// burst of live writes to a server that is down must not use up the queued ones' tries).
+    /// After a delivery could not reach the server, it tries nothing until a round (a timer's,
+    /// connectivity's or ``replay()``) gets an answer again: during an outage live writes are
+    /// queued behind or refused at once, and cost the queued writes none of their attempts.
+    func deliverAhead() async {
+        guard unreachableSince == nil else { return }
+        await run(force: false)
+    }
+
+    /// One pending write in ``pendingIndex``.
+    private struct PendingEntry {
+        let id: String
+        let account: String?
+        let queue: String
+        init(_ item: QueuedRequest) {
+            (id, account, queue) = (item.id, item.account, item.queue)
+        }
+    }
+
+    /// Takes a write that is no longer pending out of the index.
+    private func forget(_ item: QueuedRequest) {
+        pendingIndex?[item.url]?.removeAll { $0.id == item.id }
+        if pendingIndex?[item.url]?.isEmpty == true { pendingIndex?[item.url] = nil }
     }
 
     /// Stores a write; it is durable when this returns.
@@ -193,7 +286,9 @@ public actor OfflineQueue {
         var item = item
         var generator = SystemRandomNumberGenerator()
         item.nextAttemptAt = item.createdAt.addingTimeInterval(Backoff.seconds(backoff.delay(afterFailedAttempts: 1, using: &generator)))
+        enqueueCount += 1
         try await storage.append(item)
+        pendingIndex?[item.url, default: []].append(PendingEntry(item))
         observers.publish(.queued(id: item.id))
         scheduleWakeup(at: item.nextAttemptAt)
     }
@@ -245,7 +340,7 @@ public actor OfflineQueue {
     }
 
     private func deliverDue(ignoringBackoff: Bool) async {
-        guard let sender, let stored = try? await storage.items() else { return }
+        guard !isWaitingForSignIn, let sender, let stored = try? await storage.items() else { return }
         let removed = Set(delivered)
         let items = stored.filter { !removed.contains($0.id) }
         if let connectivity, !connectivity.status.isReachable { return }
@@ -255,6 +350,7 @@ public actor OfflineQueue {
             if let owner = item.account, owner != account {
                 // Never signed as another user: kept for its account, or dropped by policy.
                 if otherAccountWrites == .drop, (try? await storage.remove(id: item.id)) != nil {
+                    forget(item)
                     observers.publish(.dropped(id: item.id, reason: "made by another account, which is not signed in"))
                     continue
                 }
@@ -266,20 +362,27 @@ public actor OfflineQueue {
                 continue
             }
             if Task.isCancelled { return }
-            guard await deliver(item, with: sender) else { heldBack.insert(item.queue); continue }
+            guard await deliver(item, with: sender) else {
+                // Without a credential no write can go: the round ends for every queue.
+                if isWaitingForSignIn { return }
+                heldBack.insert(item.queue)
+                continue
+            }
         }
     }
 
     /// One delivery attempt. Returns whether the queue may go on to the next item.
     private func deliver(_ stored: QueuedRequest, with sender: Sender) async -> Bool {
         var item = stored
-        item.attempts += 1
+        item.attempts = max(0, min(item.attempts, Int.max - 1)) + 1
         let outcome: QueueDecision.Outcome
         var answer = Data()
+        var answerType: String?
         var failure: CourierError?
         do {
             let (response, body) = try await sender(try Self.httpRequest(for: item), HTTPBody(item.body), Self.context(for: item))
             answer = await body?.prefix(upTo: 64 << 10) ?? Data()
+            answerType = response.headerFields[.contentType]
             outcome = .answered(status: response.status.code)
         } catch let error as CourierError {
             failure = error
@@ -287,6 +390,11 @@ public actor OfflineQueue {
         } catch {
             failure = CourierError(code: .transportFailed, message: "the delivery failed", underlying: error)
             outcome = .failed(.transportFailed)
+        }
+        switch outcome {
+        case .answered: unreachableSince = nil
+        case .failed(let code) where OfflineQueueStage.unreachable.contains(code): unreachableSince = clock.date
+        case .failed: break
         }
         if let connectivity, case .failed(let code) = outcome, [.offline, .cannotConnect].contains(code) {
             // With a monitor, the queue knows it is offline and will try again when the
@@ -298,12 +406,21 @@ public actor OfflineQueue {
         let delay = backoff.delay(afterFailedAttempts: max(1, item.attempts), using: &generator)
         switch QueueDecision.next(after: outcome, attempts: item.attempts, maxAttempts: maxAttempts, delay: delay, now: clock.date) {
         case .delivered:
+            forget(item)
             // Removed in batches (see `flushDelivered()`): if the process dies first, the
             // write is delivered again with the same key, and the server answers as before.
             delivered.append(item.id)
             if delivered.count >= Self.deliveredBatch { await flushDelivered() }
             if case .answered(let status) = outcome { observers.publish(.delivered(id: item.id, status: status, body: answer)) }
             return true
+        case .waitForSignIn:
+            // Not the write's fault: the attempt does not count, and the queue waits.
+            item.attempts -= 1
+            item.lastError = "the server asked for sign-in; waiting for a credential"
+            try? await storage.update(item)
+            isWaitingForSignIn = true
+            observers.publish(.failed(id: item.id, error: failure ?? CourierError(code: .unauthorized, message: Self.statusText(outcome)), attempts: item.attempts))
+            return false
         case .retry(let at):
             item.nextAttemptAt = at
             item.lastError = failure.map { "\($0.code): \($0.message)" } ?? Self.statusText(outcome)
@@ -311,11 +428,13 @@ public actor OfflineQueue {
             observers.publish(.failed(id: item.id, error: failure ?? CourierError(code: .serverError, message: Self.statusText(outcome)), attempts: item.attempts))
             return false
         case .deadLetter(let reason):
+            forget(item)
             item.state = .deadLettered
             item.lastError = reason
             if case .answered(let status) = outcome {
                 item.deadLetterStatus = status
-                item.deadLetterBody = String(decoding: answer.prefix(CourierError.snippetLimit), as: UTF8.self)
+                // Kept on disk for the app to show: token-like values are redacted as in errors.
+                item.deadLetterBody = Redaction.redactedSnippet(answer, contentType: answerType, limit: CourierError.snippetLimit)
             }
             try? await storage.update(item)
             observers.publish(.deadLettered(id: item.id, reason: reason))
@@ -326,7 +445,7 @@ public actor OfflineQueue {
     /// Sets the timer for the next item due, when deliveries can happen; while offline (or
     /// before the queue is attached) connectivity and ``attach(sender:connectivity:)`` wake it.
     private func scheduleNextWakeup() async {
-        guard sender != nil, connectivity?.status.isReachable ?? true else { return }
+        guard sender != nil, !isWaitingForSignIn, connectivity?.status.isReachable ?? true else { return }
         guard let stored = try? await storage.items() else { return }
         let removed = Set(delivered)
         let items = stored.filter { !removed.contains($0.id) }
@@ -339,8 +458,7 @@ public actor OfflineQueue {
         if let wakeupAt, wakeupAt <= date, wakeup != nil { return }
         wakeupAt = date
         wakeup?.cancel()
-        let wait = max(0, date.timeIntervalSince(clock.date))
-        let deadline = clock.now.advanced(by: .milliseconds(Int64(wait * 1_000)))
+        let deadline = clock.now.advanced(by: .clampedSeconds(date.timeIntervalSince(clock.date)))
         wakeup = Task { [weak self, clock] in
             do { try await clock.sleep(until: deadline) } catch { return }
             await self?.run(force: false)
@@ -367,33 +485,8 @@ public actor OfflineQueue {
     }
 
     private static func context(for item: QueuedRequest) -> RequestContext {
-        RequestContext(endpoint: "offline.replay", options: RequestOptions(timeout: .seconds(60), invalidates: item.invalidates))
-    }
-}
-
-/// The observers of a queue's events.
-///
-/// A `final class` whose observers sit in a `Mutex`, which makes it `Sendable`.
-final class QueueEventObservers: Sendable {
-    private struct State {
-        var continuations: [Int: AsyncStream<QueueEvent>.Continuation] = [:]
-        var next = 0
-    }
-
-    private let state = Mutex(State())
-
-    func stream() -> AsyncStream<QueueEvent> {
-        let (stream, continuation) = AsyncStream<QueueEvent>.makeStream(bufferingPolicy: .bufferingNewest(1_024))
-        let id = state.withLock { state in
-            defer { state.next += 1 }
-            state.continuations[state.next] = continuation
-            return state.next
-        }
-        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) } }
-        return stream
-    }
-
-    func publish(_ event: QueueEvent) {
-        for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.yield(event) }
+        var options = RequestOptions(timeout: .seconds(60), invalidates: item.invalidates)
+        options.bodyIsPersonalData = item.bodyIsPersonalData
+        return RequestContext(endpoint: "offline.replay", options: options)
     }
 }

@@ -6,7 +6,8 @@ import HTTPTypes
 ///
 /// It gives every queueable write an `Idempotency-Key` before its first attempt (unless the
 /// request has one), so the attempt that may have reached the server and every replay carry
-/// the same key.
+/// the same key. A write to a URL with a queued write ahead of it never overtakes that one
+/// (see "Order with live writes" in ``OfflineQueue``).
 struct OfflineQueueStage: Middleware {
     let queue: OfflineQueue
     let connectivity: ConnectivityMonitor?
@@ -23,28 +24,57 @@ struct OfflineQueueStage: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.options.isQueueable, Self.writes.contains(request.method) else {
+        guard Self.writes.contains(request.method) else { return try await next(request, body, context) }
+        var queueAhead: String?
+        if !(await queuesAhead(of: request, context: context)).isEmpty {
+            // Deliver what waits first; if it still cannot go, this write may not go either.
+            await queue.deliverAhead()
+            queueAhead = await queuesAhead(of: request, context: context).last
+        }
+        guard context.options.isQueueable else {
+            if queueAhead != nil {
+                throw CourierError(code: .queuedWriteAhead, message: "a queued write to the same URL has not been delivered yet; this one would overtake it")
+            }
             return try await next(request, body, context)
         }
         var request = request
         if !request.headerFields.contains(.idempotencyKey) { request.headerFields[.idempotencyKey] = UUID().uuidString }
         // Only a body held in memory can be stored; a URL with a secret in its query is never stored.
         let storedBody: Data? = body == nil ? Data() : body?.bufferedData
-        guard let storedBody, !Self.hasSecretQuery(request) else { return try await next(request, body, context) }
+        guard let storedBody, !Self.hasSecretQuery(request) else {
+            if queueAhead != nil {
+                throw CourierError(code: .queuedWriteAhead, message: "a queued write to the same URL has not been delivered yet, and this one cannot be queued behind it")
+            }
+            return try await next(request, body, context)
+        }
+        if let queueAhead {
+            // Behind the waiting write, in its named queue, so that it is delivered after it.
+            throw try await enqueue(request, body: storedBody, context: context, queueName: queueAhead, because: nil)
+        }
 
         if let connectivity, !connectivity.status.isReachable, (context.options.connectivityWait ?? defaultConnectivityWait) == nil {
-            throw try await enqueue(request, body: storedBody, context: context, because: nil)
+            throw try await enqueue(request, body: storedBody, context: context, queueName: nil, because: nil)
         }
         do {
             return try await next(request, body, context)
         } catch let error as CourierError where Self.unreachable.contains(error.code) {
-            throw try await enqueue(request, body: storedBody, context: context, because: error)
+            throw try await enqueue(request, body: storedBody, context: context, queueName: nil, because: error)
         }
     }
 
-    private func enqueue(_ request: HTTPRequest, body: Data, context: RequestContext, because failure: CourierError?) async throws -> CourierError {
+    /// The named queues holding writes to this request's URL that its account may deliver.
+    private func queuesAhead(of request: HTTPRequest, context: RequestContext) async -> [String] {
+        let waiting = await queue.pendingWrites(to: CacheStage.url(of: request))
+        guard !waiting.isEmpty else { return [] }
+        let account = context.options.requiresAuth ? try? await auth?.credential?.accountID : nil
+        return waiting.filter { $0.account == nil || $0.account == account }.map(\.queue)
+    }
+
+    private func enqueue(
+        _ request: HTTPRequest, body: Data, context: RequestContext, queueName: String?, because failure: CourierError?
+    ) async throws -> CourierError {
         let item = QueuedRequest(
-            queue: context.options.queueName ?? OfflineQueue.defaultQueueName,
+            queue: queueName ?? context.options.queueName ?? OfflineQueue.defaultQueueName,
             method: request.method.rawValue,
             url: CacheStage.url(of: request),
             fields: request.headerFields
@@ -56,10 +86,12 @@ struct OfflineQueueStage: Middleware {
             account: context.options.requiresAuth ? try? await auth?.credential?.accountID : nil,
             invalidates: context.options.invalidates.compactMap { path in
                 (try? RequestTarget.make(base: base, path: path, query: [])).map { "\($0.scheme)://\($0.authority)\($0.pathAndQuery)" }
-            }
+            },
+            bodyIsPersonalData: context.options.bodyIsPersonalData
         )
         try await queue.enqueue(item)
-        let reason = failure.map { "the server could not be reached (\($0.code))" } ?? "the device is offline"
+        let reason = failure.map { "the server could not be reached (\($0.code))" }
+            ?? (queueName != nil ? "a write to the same URL is waiting to be delivered" : "the device is offline")
         var queued = CourierError(code: .queued, message: "\(reason); the write was queued as \(item.id)", underlying: failure)
         queued.queuedRequestID = item.id
         return queued

@@ -19,13 +19,18 @@ public enum QueueDecision {
         case retry(at: Date)
         /// Move it to the dead-letter list, for this reason.
         case deadLetter(String)
+        /// Keep it, do not count the attempt, and hold the whole queue until a credential is
+        /// available again: the server asked for sign-in.
+        case waitForSignIn
     }
 
     /// Decides what follows an attempt.
     ///
     /// - 2xx and 3xx: delivered.
-    /// - 4xx other than 408 and 429: dead-letter at once; sending it again will not help.
-    /// - 408, 429, 5xx, and failures to reach the server: retry after the backoff, until
+    /// - 401, or no credential to sign with: wait for sign-in.
+    /// - 4xx other than 401, 408, 409 and 429: dead-letter at once; sending it again will not help.
+    /// - 408, 409 (the same key still in flight), 429, 5xx, and failures to reach the server:
+    ///   retry after the backoff, until
     ///   `maxAttempts` attempts have been made; then dead-letter. Never deleted silently.
     /// - Cancellation: retry at once (the app stopped mid-delivery; it does not count against the item).
     /// - Parameters:
@@ -38,7 +43,9 @@ public enum QueueDecision {
         switch outcome {
         case .answered(let status) where (200..<400).contains(status):
             return .delivered
-        case .answered(let status) where (400..<500).contains(status) && status != 408 && status != 429:
+        case .answered(401), .failed(.unauthorized):
+            return .waitForSignIn
+        case .answered(let status) where (400..<500).contains(status) && ![408, 409, 429].contains(status):
             return .deadLetter("the server refused it with \(status)")
         case .failed(.cancelled):
             return .retry(at: now)

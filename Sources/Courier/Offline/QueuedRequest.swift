@@ -64,13 +64,16 @@ public struct QueuedRequest: Sendable, Hashable, Codable, Identifiable {
     /// ``RequestOptions/invalidates``, resolved when it was queued): the cache drops what it
     /// holds under them when the write is delivered.
     public var invalidates: [String]
+    /// Whether the body is personal data (the request's ``RequestOptions/bodyIsPersonalData``):
+    /// replays keep it out of logs as the live call did.
+    public var bodyIsPersonalData: Bool
 
     /// Makes an item.
     public init(
         id: String = UUID().uuidString, queue: String, method: String, url: String, fields: [Field], body: Data,
         idempotencyKey: String, createdAt: Date, attempts: Int = 0, lastError: String? = nil,
         nextAttemptAt: Date? = nil, state: State = .pending, deadLetterStatus: Int? = nil, deadLetterBody: String? = nil,
-        account: String? = nil, invalidates: [String] = []
+        account: String? = nil, invalidates: [String] = [], bodyIsPersonalData: Bool = false
     ) {
         self.id = id
         self.queue = queue
@@ -88,6 +91,7 @@ public struct QueuedRequest: Sendable, Hashable, Codable, Identifiable {
         self.deadLetterBody = deadLetterBody
         self.account = account
         self.invalidates = invalidates
+        self.bodyIsPersonalData = bodyIsPersonalData
     }
 
     /// Header names never written to the queue's storage.
