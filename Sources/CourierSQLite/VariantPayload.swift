@@ -74,7 +74,7 @@ struct VariantPayload: Sendable, Hashable {
         guard try reader.readInteger(UInt8.self) == Self.formatVersion else { throw PayloadReader.Malformed() }
         key = CacheKey(method: try reader.readString(), url: try reader.readString(), partition: try reader.readString())
         let status = try reader.readInteger(Int64.self)
-        guard let statusCode = Int(exactly: status) else { throw PayloadReader.Malformed() }
+        guard let statusCode = Int(exactly: status), (100...599).contains(statusCode) else { throw PayloadReader.Malformed() }
         let requestDate = try reader.readDate()
         let responseDate = try reader.readDate()
         var fields: [CachedResponse.Field] = []
@@ -93,7 +93,9 @@ struct VariantPayload: Sendable, Hashable {
         let bodyLength = try reader.readInteger(UInt64.self)
         guard let bodyCount = Int(exactly: bodyLength) else { throw PayloadReader.Malformed() }
         let body = try reader.readBytes(bodyCount)
-        guard reader.isAtEnd else { throw PayloadReader.Malformed() }
+        guard reader.isAtEnd, CachedResponse.plausibleDates.contains(requestDate), CachedResponse.plausibleDates.contains(responseDate) else {
+            throw PayloadReader.Malformed()
+        }
         response = CachedResponse(
             status: statusCode,
             fields: fields,

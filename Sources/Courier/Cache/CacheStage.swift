@@ -29,7 +29,7 @@ struct CacheStage: EscapingNextStage {
             method: "GET", url: Self.url(of: request),
             partition: await UserPartition.of(request, context: context, auth: auth, digest: cache.credentialDigest)
         )
-        let variants = (try? await cache.storage.variants(for: key)) ?? []
+        let variants = ((try? await cache.storage.variants(for: key)) ?? []).filter(\.isWellFormed)
         let lookup = CacheDecision.lookup(
             request: request.headerFields, variants: variants, policy: policy,
             now: cache.clock.date, heuristicFraction: cache.heuristicFraction, digest: cache.credentialDigest
@@ -174,7 +174,7 @@ struct CacheStage: EscapingNextStage {
         context.record.noteCacheStatus(status)
         if let memo = stored.memo { context.record.noteDecodedMemo(memo) }
         var head = stored.response
-        head.headerFields[.age] = String(Int(Freshness.age(of: stored, now: cache.clock.date).rounded(.down)))
+        head.headerFields[.age] = Freshness.ageHeaderValue(Freshness.age(of: stored, now: cache.clock.date))
         if let range = request.headerFields[.range], stored.status == 200,
            request.headerFields[.ifRange].map({ ByteRange.ifRangeHolds($0, etag: stored.values("ETag").first, lastModified: stored.values("Last-Modified").first) }) ?? true,
            let selection = ByteRange.selection(range, length: stored.body.count) {

@@ -37,6 +37,23 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         case status, fields, body, requestDate, responseDate, varyValues
     }
 
+    /// Decodes an entry, refusing one no server could have sent (a status outside 100–599,
+    /// a date thousands of years away) with `DecodingError.dataCorrupted`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            status: try container.decode(Int.self, forKey: .status),
+            fields: try container.decode([Field].self, forKey: .fields),
+            body: try container.decode(Data.self, forKey: .body),
+            requestDate: try container.decode(Date.self, forKey: .requestDate),
+            responseDate: try container.decode(Date.self, forKey: .responseDate),
+            varyValues: try container.decode([String: String?].self, forKey: .varyValues)
+        )
+        guard isWellFormed else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a stored response with an impossible status or date"))
+        }
+    }
+
     /// Makes an entry.
     public init(status: Int, fields: [Field], body: Data, requestDate: Date, responseDate: Date, varyValues: [String: String?] = [:]) {
         self.status = status
@@ -67,6 +84,17 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         }
         return result
     }
+
+    /// Whether the entry could have come from a server: a status from 100 to 599 and dates
+    /// within ``plausibleDates``. The cache treats any other entry (a damaged or tampered
+    /// store) as a miss, so that nothing downstream traps on it.
+    package var isWellFormed: Bool {
+        (100...599).contains(status) && Self.plausibleDates.contains(requestDate) && Self.plausibleDates.contains(responseDate)
+    }
+
+    /// The dates a stored entry may carry: about 3,000 years either side of 2001, far
+    /// beyond any real response and well within what `Int` seconds arithmetic can hold.
+    package static let plausibleDates = Date(timeIntervalSinceReferenceDate: -1e11)...Date(timeIntervalSinceReferenceDate: 1e11)
 
     /// The response head.
     public var response: HTTPResponse {

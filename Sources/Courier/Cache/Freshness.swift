@@ -76,7 +76,14 @@ public struct Freshness: Sendable, Hashable {
 
     /// The age in whole seconds, as sent in an `Age` header.
     public var ageHeaderValue: String {
-        String(Int(age.rounded(.down)))
+        Self.ageHeaderValue(age)
+    }
+
+    /// An age in whole seconds as sent in an `Age` header, at most 2147483648 as RFC 9111
+    /// (section 1.2.2) asks for anything larger, so that no stored date can make it trap.
+    static func ageHeaderValue(_ age: TimeInterval) -> String {
+        guard age.isFinite, age > 0 else { return "0" }
+        return String(Int(min(age, 2_147_483_648).rounded(.down)))
     }
 
     private static func singleDate(_ values: [String]) -> Date? {

@@ -70,7 +70,9 @@ public struct Backoff: Sendable, Hashable {
         case .constant(let value):
             delay = value
         case .linear(let initial, let increment):
-            delay = initial + increment * step
+            // In seconds, so that a huge attempt count (from a damaged store) caps instead of trapping.
+            let seconds = Self.seconds(initial) + Self.seconds(increment) * Double(step)
+            delay = seconds.isFinite && seconds < Self.seconds(maxDelay) ? .nanoseconds(Int64(max(0, seconds) * 1e9)) : maxDelay
         case .exponential(let base, let multiplier):
             let factor = pow(multiplier, Double(min(step, 62)))
             let seconds = Self.seconds(base) * factor
