@@ -60,7 +60,10 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        if let limit, response.expectedContentLength > Int64(limit) {
+        // A HEAD's, a 204's or a 304's Content-Length describes a body that does not come.
+        let hasNoBody = dataTask.originalRequest?.httpMethod == "HEAD"
+            || [204, 304].contains((response as? HTTPURLResponse)?.statusCode ?? 0)
+        if let limit, !hasNoBody, response.expectedContentLength > Int64(limit) {
             complete(.failure(tooLarge("Content-Length \(response.expectedContentLength)")))
             completionHandler(.cancel)
             return

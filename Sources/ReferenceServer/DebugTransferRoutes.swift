@@ -22,6 +22,7 @@ struct DebugTransferRoutes: Sendable {
     func register<Context: RequestContext>(on debug: RouterGroup<Context>) {
         debug.get("slow") { request, _ in try await Self.slow(request) }
         debug.get("bytes") { request, _ in try Self.bytes(request) }
+        debug.head("bytes") { request, _ in try Self.bytesHead(request) }
         debug.post("echo") { request, _ in try await Self.echo(request) }
         debug.put("echo") { request, _ in try await Self.echo(request) }
         debug.delete("echo") { request, _ in try await Self.echo(request) }
@@ -37,6 +38,18 @@ struct DebugTransferRoutes: Sendable {
         let waited = min(requested, maximumDelayMilliseconds)
         try await Task.sleep(for: .milliseconds(waited))
         return try Response.json(["waitedMs": waited])
+    }
+
+    /// The head `GET /debug/bytes` would answer: its `Content-Length`, and no body.
+    private static func bytesHead(_ request: Request) throws -> Response {
+        let query = QueryItems(rawQuery: request.uri.query)
+        guard query.first("count") != nil else { throw APIError.validationFailed("count is required") }
+        let count = min(try query.integer("count", default: 0, in: 0...Int.max), maximumGeneratedBytes)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/octet-stream", .contentLength: String(count)],
+            body: ResponseBody(contentLength: count) { writer in try await writer.finish(nil) }
+        )
     }
 
     /// Streams exactly `count` bytes (clamped to ``maximumGeneratedBytes``), byte `i` being `i % 251`,

@@ -19,6 +19,17 @@ struct HostileServerLimitsTests {
         }
     }
 
+    @Test(arguments: TransportKind.allCases)
+    func aHeadAnnouncingMoreThanTheLimitIsNotRefusedForABodyThatDoesNotCome(kind: TransportKind) async throws {
+        try await withClient(kind, configure: { $0.maxResponseBytes = 1 << 20 }) { client, _ in
+            var head = bytes(32 << 20, chunked: false)
+            head.method = .head
+            let response = try await client.send(head)
+            #expect(response.value.isEmpty, "\(kind)")
+            #expect(response.headers[.contentLength] == String(32 << 20), "\(kind)")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases, [false, true])
     func aStreamedCallIsNotCutByTheDefaultLimitButByOneItSets(kind: TransportKind, chunked: Bool) async throws {
         try await withClient(kind, configure: { $0.maxResponseBytes = 1 << 20 }) { client, _ in

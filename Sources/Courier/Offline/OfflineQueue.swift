@@ -100,6 +100,9 @@ public actor OfflineQueue {
     private var roundWaiters: [CheckedContinuation<Void, Never>] = []
     /// How many callers wait for a round (for tests).
     var roundWaiterCount: Int { roundWaiters.count }
+    /// Tests waiting in ``waitUntil(_:)``, by id; always empty outside tests.
+    private var conditionWatches: [Int: (condition: TestCondition, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextConditionWatch = 0
     private var wakeup: Task<Void, Never>?
     private var wakeupAt: Date?
     private var connectivityWatch: Task<Void, Never>?
@@ -113,8 +116,12 @@ public actor OfflineQueue {
     /// to date as writes are queued and leave, `nil` after a change it cannot follow (read
     /// again from storage when next needed).
     private var pendingIndex: [String: [PendingEntry]]?
-    /// Counts writes queued, so that an index read from storage meanwhile is not kept.
-    private var enqueueCount = 0
+    /// Counts every change to the pending writes (queued, delivered, dead-lettered, dropped,
+    /// discarded, put back), so that an index read from storage meanwhile is not kept.
+    private var pendingGeneration = 0
+    /// Counts credentials that came into force, so that a 401 answered to a replay signed
+    /// before the latest one does not start a wait for sign-in the new credential already ended.
+    private var credentialGeneration = 0
     /// When the last delivery attempt could not reach the server; `nil` once one got an answer.
     private var unreachableSince: Date?
     /// Delivered items not yet removed from storage.
@@ -178,15 +185,23 @@ public actor OfflineQueue {
         item.nextAttemptAt = clock.date
         item.deadLetterStatus = nil
         item.deadLetterBody = nil
-        pendingIndex = nil
+        defer { indexNeedsReading() }
         try await storage.update(item)
+        indexNeedsReading()
         await replay()
     }
 
     /// Deletes a write, delivered or not. The app's decision: the queue never discards on its own.
     public func discard(id: String) async throws {
-        pendingIndex = nil
+        defer { indexNeedsReading() }
         try await storage.remove(id: id)
+    }
+
+    /// After a change the index cannot follow: it is read again from storage when next needed,
+    /// and a read already under way is not kept.
+    private func indexNeedsReading() {
+        pendingIndex = nil
+        pendingGeneration &+= 1
     }
 
     /// Delivers every pending write now, without waiting for backoff timers, in order within
@@ -229,10 +244,12 @@ public actor OfflineQueue {
         }
         await run(force: true)
         hasDeliveredStartupRound = true
+        resumeConditionWatches()
     }
 
     /// A new credential is in force: a queue waiting for one goes on.
     private func credentialArrived() async {
+        credentialGeneration &+= 1
         guard isWaitingForSignIn else { return }
         isWaitingForSignIn = false
         await run(force: true)
@@ -241,7 +258,7 @@ public actor OfflineQueue {
     /// The pending writes to `url`, oldest first: each one's account and named queue.
     func pendingWrites(to url: String) async -> [(account: String?, queue: String)] {
         if pendingIndex == nil {
-            let generation = enqueueCount
+            let generation = pendingGeneration
             guard let stored = try? await storage.items() else { return [] }
             let removed = Set(delivered)
             var index: [String: [PendingEntry]] = [:]
@@ -249,7 +266,7 @@ public actor OfflineQueue {
                 index[item.url, default: []].append(PendingEntry(item))
             }
             // A write queued while storage was being read may be missing: read again next time.
-            if generation == enqueueCount { pendingIndex = index } else { return index[url]?.map { ($0.account, $0.queue) } ?? [] }
+            if generation == pendingGeneration { pendingIndex = index } else { return index[url]?.map { ($0.account, $0.queue) } ?? [] }
         }
         return pendingIndex?[url]?.map { ($0.account, $0.queue) } ?? []
     }
@@ -262,7 +279,9 @@ public actor OfflineQueue {
     /// queued behind or refused at once, and cost the queued writes none of their attempts.
     func deliverAhead() async {
         guard unreachableSince == nil else { return }
-        await run(force: false)
+        // In a task of its own: a live caller that is cancelled or times out must not cut a
+        // queued write's delivery short (and cost it an attempt).
+        await Task { await self.run(force: false) }.value
     }
 
     /// One pending write in ``pendingIndex``.
@@ -277,6 +296,7 @@ public actor OfflineQueue {
 
     /// Takes a write that is no longer pending out of the index.
     private func forget(_ item: QueuedRequest) {
+        pendingGeneration &+= 1
         pendingIndex?[item.url]?.removeAll { $0.id == item.id }
         if pendingIndex?[item.url]?.isEmpty == true { pendingIndex?[item.url] = nil }
     }
@@ -286,7 +306,7 @@ public actor OfflineQueue {
         var item = item
         var generator = SystemRandomNumberGenerator()
         item.nextAttemptAt = item.createdAt.addingTimeInterval(Backoff.seconds(backoff.delay(afterFailedAttempts: 1, using: &generator)))
-        enqueueCount += 1
+        pendingGeneration &+= 1
         try await storage.append(item)
         pendingIndex?[item.url, default: []].append(PendingEntry(item))
         observers.publish(.queued(id: item.id))
@@ -302,7 +322,10 @@ public actor OfflineQueue {
         if isReplaying {
             replayRequested = true
             forceRequested = forceRequested || force
-            await withCheckedContinuation { roundWaiters.append($0) }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                roundWaiters.append(continuation)
+                resumeConditionWatches()
+            }
             return
         }
         isReplaying = true
@@ -375,6 +398,7 @@ public actor OfflineQueue {
     private func deliver(_ stored: QueuedRequest, with sender: Sender) async -> Bool {
         var item = stored
         item.attempts = max(0, min(item.attempts, Int.max - 1)) + 1
+        let credentialAtStart = credentialGeneration
         let outcome: QueueDecision.Outcome
         var answer = Data()
         var answerType: String?
@@ -396,7 +420,10 @@ public actor OfflineQueue {
         case .failed(let code) where OfflineQueueStage.unreachable.contains(code): unreachableSince = clock.date
         case .failed: break
         }
-        if let connectivity, case .failed(let code) = outcome, [.offline, .cannotConnect].contains(code) {
+        if case .failed(.cancelled) = outcome {
+            // Cut short by cancellation (the app's, or the queue's own shutdown): not a try.
+            item.attempts -= 1
+        } else if let connectivity, case .failed(let code) = outcome, [.offline, .cannotConnect].contains(code) {
             // With a monitor, the queue knows it is offline and will try again when the
             // network returns: an attempt that could not leave the device does not count.
             item.attempts -= 1
@@ -418,6 +445,12 @@ public actor OfflineQueue {
             item.attempts -= 1
             item.lastError = "the server asked for sign-in; waiting for a credential"
             try? await storage.update(item)
+            if credentialGeneration != credentialAtStart {
+                // A credential arrived while this attempt was out: try again with it.
+                replayRequested = true
+                forceRequested = true
+                return false
+            }
             isWaitingForSignIn = true
             observers.publish(.failed(id: item.id, error: failure ?? CourierError(code: .unauthorized, message: Self.statusText(outcome)), attempts: item.attempts))
             return false
@@ -469,6 +502,54 @@ public actor OfflineQueue {
         switch outcome {
         case .answered(let status): "the server answered \(status)"
         case .failed(let code): "\(code)"
+        }
+    }
+
+    // MARK: - Test hooks
+
+    /// What a test may wait for with ``waitUntil(_:)``.
+    enum TestCondition: Sendable {
+        /// A client has attached the queue and its start-up round is over (``isAttached``).
+        case attached
+        /// At least this many callers wait for a round of their own (``roundWaiterCount``).
+        case roundWaiters(atLeast: Int)
+    }
+
+    private func holds(_ condition: TestCondition) -> Bool {
+        switch condition {
+        case .attached: hasDeliveredStartupRound
+        case .roundWaiters(let count): roundWaiters.count >= count
+        }
+    }
+
+    /// Returns once `condition` holds, or at once when the calling task is cancelled (for
+    /// tests: they wait on the queue's state instead of polling it).
+    func waitUntil(_ condition: TestCondition) async {
+        nextConditionWatch += 1
+        let id = nextConditionWatch
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if Task.isCancelled || holds(condition) {
+                    continuation.resume()
+                } else {
+                    conditionWatches[id] = (condition, continuation)
+                }
+            }
+        } onCancel: {
+            Task { await self.endConditionWatch(id) }
+        }
+    }
+
+    private func endConditionWatch(_ id: Int) {
+        conditionWatches.removeValue(forKey: id)?.continuation.resume()
+    }
+
+    /// Resumes the tests whose condition now holds.
+    private func resumeConditionWatches() {
+        guard !conditionWatches.isEmpty else { return }
+        for (id, watch) in conditionWatches where holds(watch.condition) {
+            conditionWatches.removeValue(forKey: id)
+            watch.continuation.resume()
         }
     }
 

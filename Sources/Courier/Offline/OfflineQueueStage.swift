@@ -26,10 +26,13 @@ struct OfflineQueueStage: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard Self.writes.contains(request.method) else { return try await next(request, body, context) }
         var queueAhead: String?
+        var waitsInSeveralQueues = false
         if !(await queuesAhead(of: request, context: context)).isEmpty {
             // Deliver what waits first; if it still cannot go, this write may not go either.
             await queue.deliverAhead()
-            queueAhead = await queuesAhead(of: request, context: context).last
+            let queues = await queuesAhead(of: request, context: context)
+            queueAhead = queues.last
+            waitsInSeveralQueues = Set(queues).count > 1
         }
         guard context.options.isQueueable else {
             if queueAhead != nil {
@@ -48,6 +51,10 @@ struct OfflineQueueStage: Middleware {
             return try await next(request, body, context)
         }
         if let queueAhead {
+            if waitsInSeveralQueues {
+                // Queues are delivered independently: behind one, it could overtake the other.
+                throw CourierError(code: .queuedWriteAhead, message: "queued writes to the same URL wait in more than one named queue; this one cannot be queued behind all of them")
+            }
             // Behind the waiting write, in its named queue, so that it is delivered after it.
             throw try await enqueue(request, body: storedBody, context: context, queueName: queueAhead, because: nil)
         }

@@ -54,6 +54,7 @@ public struct WSClientEngine: WebSocketEngine {
     /// The TLS policy in NIOSSL's terms, or why it cannot be applied.
     private let tls: Result<ResolvedTLSPolicy, CourierError>
     private let logger: Logger
+    private let openingTimeout: Duration
 
     /// Makes the engine.
     /// - Parameters:
@@ -63,16 +64,21 @@ public struct WSClientEngine: WebSocketEngine {
     ///     the default ``Courier/TLSPolicy`` otherwise.
     ///   - handshakeStatusProbe: A transport to learn the status of a declined handshake, or
     ///     `nil` to report it without a status.
+    ///   - openingTimeout: How long the TLS handshake and the upgrade may take once connected
+    ///     (30 seconds by default); a server that accepts and then says nothing is given up
+    ///     on with ``Courier/CourierError/Code/cannotConnect``.
     ///   - logger: The engine's logger (it never logs header fields).
     public init(
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         tls: TLSPolicy? = nil,
         handshakeStatusProbe: (any Transport)? = nil,
+        openingTimeout: Duration = .seconds(30),
         logger: Logger = Logger(label: "courier.websocket")
     ) {
         self.eventLoopGroup = eventLoopGroup
         self.statusProbe = handshakeStatusProbe.map(HandshakeStatusProbe.init)
         self.logger = logger
+        self.openingTimeout = openingTimeout
         let policy = tls ?? (handshakeStatusProbe as? AsyncHTTPClientTransport)?.tlsPolicy ?? TLSPolicy()
         do {
             self.tls = .success(try ResolvedTLSPolicy(policy))
@@ -109,7 +115,8 @@ public struct WSClientEngine: WebSocketEngine {
             configuration: Self.clientConfiguration(handshake: handshake, options: options, watch: watch),
             sslContext: sslContext,
             pinVerifier: pinVerifier,
-            watch: watch
+            watch: watch,
+            openingTimeout: openingTimeout
         ) { inbound, outbound, _ in
             watch.markOpened()
             let link = WSClientLink(outbound: outbound, watch: watch)

@@ -42,6 +42,9 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
     /// Checks the pins after the TLS handshake; `nil` when none are pinned.
     let pinVerifier: PublicKeyPinVerifier?
     let watch: LinkWatch
+    /// How long the TLS handshake and the upgrade may take before the channel is closed: a
+    /// server that accepts the connection and then says nothing must not hold it forever.
+    let openingTimeout: Duration
     let handler: WebSocketDataHandler<Context>
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -120,7 +123,18 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
             try pipeline.addHandler(tlsHandler, position: .first)
             try pipeline.addHandler(TLSCheckGate(pinVerifier: pinVerifier, watch: watch), position: .after(tlsHandler))
         }
-        return try pipeline.configureUpgradableHTTPClientPipeline(configuration: pipelineConfiguration)
+        let upgrade = try pipeline.configureUpgradableHTTPClientPipeline(configuration: pipelineConfiguration)
+        // A failed upgrade (a bad answer, a refused extension, a failed TLS check) leaves the
+        // channel to us: `ClientConnection` does not close it, and each reconnect would leak one.
+        upgrade.whenFailure { _ in channel.close(promise: nil) }
+        let (seconds, attoseconds) = openingTimeout.components
+        let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int64.max : max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            logger.debug("WebSocket opening timed out")
+            channel.close(promise: nil)
+        }
+        upgrade.whenComplete { _ in deadline.cancel() }
+        return upgrade
     }
 
     /// Response header fields as swift-http-types fields, for the extension negotiation.
