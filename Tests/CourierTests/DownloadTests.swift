@@ -69,27 +69,27 @@ struct DownloadTests {
         try await withTemporaryFolder { folder in
             try await withRunningServer { _, url in
                 let gate = BodyGate()
-                let transport = AsyncHTTPClientTransport()
-                defer { Task { try? await transport.shutdown() } }
-                let client = APIClient(configuration: ClientConfiguration(baseURL: url, networkMiddleware: [gate.middleware]), transport: transport)
-                let destination = folder.appendingPathComponent("report.bin")
-                let old = Data("the previous report".utf8)
-                try old.write(to: destination)
-                let partial = folder.appendingPathComponent(".report.bin.courier-partial")
+                try await withTransport(AsyncHTTPClientTransport()) { transport in
+                    let client = APIClient(configuration: ClientConfiguration(baseURL: url, networkMiddleware: [gate.middleware]), transport: transport)
+                    let destination = folder.appendingPathComponent("report.bin")
+                    let old = Data("the previous report".utf8)
+                    try old.write(to: destination)
+                    let partial = folder.appendingPathComponent(".report.bin.courier-partial")
 
-                let download = client.download(blob("report", size: 2 << 20), to: destination)
-                await gate.waitUntilPaused()
-                // Mid-download: the old file is untouched; the bytes so far are in an owner-only partial file.
-                #expect(try Data(contentsOf: destination) == old)
-                let attributes = try FileManager.default.attributesOfItem(atPath: partial.path)
-                #expect(attributes[.posixPermissions] as? Int == 0o600)
-                #expect((attributes[.size] as? Int ?? 0) > 0)
-                gate.open()
+                    let download = client.download(blob("report", size: 2 << 20), to: destination)
+                    await gate.waitUntilPaused()
+                    // Mid-download: the old file is untouched; the bytes so far are in an owner-only partial file.
+                    #expect(try Data(contentsOf: destination) == old)
+                    let attributes = try FileManager.default.attributesOfItem(atPath: partial.path)
+                    #expect(attributes[.posixPermissions] as? Int == 0o600)
+                    #expect((attributes[.size] as? Int ?? 0) > 0)
+                    gate.open()
 
-                let result = try await download.value()
-                #expect(result.byteCount == 2 << 20)
-                #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int == 2 << 20)
-                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.bin"])
+                    let result = try await download.value()
+                    #expect(result.byteCount == 2 << 20)
+                    #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int == 2 << 20)
+                    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.bin"])
+                }
             }
         }
     }

@@ -59,9 +59,11 @@ private func write(_ path: String, _ text: String, method: HTTPRequest.Method = 
     return request
 }
 
-/// Waits (without sleeping) until the client has attached its queue.
+/// Waits (at most ten seconds) until the client has attached its queue and its start-up
+/// round is over.
 private func attached(_ queue: OfflineQueue) async {
-    for _ in 0..<100_000 where !(await queue.isAttached) { await Task.yield() }
+    let attached = await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil
+    #expect(attached, "the client did not attach the queue")
 }
 
 @Suite("The offline queue under auth trouble", .timeLimit(.minutes(1)))

@@ -12,24 +12,24 @@ import Testing
 struct PaginationTests {
     @Test func offsetPagesWalkEveryRadarOnTheServerAndStartOverWhenIteratedAgain() async throws {
         try await withRunningServer { server, url in
-            let transport = AsyncHTTPClientTransport()
-            var configuration = ClientConfiguration(baseURL: url)
-            configuration.middleware.append(BearerTokenMiddleware(token: try await demoToken(server)))
-            let client = APIClient(configuration: configuration, transport: transport)
-            let all = try await client.value(for: RadarEndpoints.list(limit: 100))
-            let pages = Pages.offsetLimit(
-                client: client, limit: 1,
-                request: { offset, limit in RadarEndpoints.list(limit: limit, offset: offset) },
-                itemCount: { $0.count }
-            )
-            var first: [Radar] = []
-            for try await page in pages { first += page }
-            var second: [Radar] = []
-            for try await page in pages { second += page }
-            try await transport.shutdown()
-            #expect(first.map(\.id) == all.map(\.id))
-            #expect(first.count == 3)
-            #expect(second.map(\.id) == first.map(\.id))
+            try await withTransport(AsyncHTTPClientTransport()) { transport in
+                var configuration = ClientConfiguration(baseURL: url)
+                configuration.middleware.append(BearerTokenMiddleware(token: try await demoToken(server)))
+                let client = APIClient(configuration: configuration, transport: transport)
+                let all = try await client.value(for: RadarEndpoints.list(limit: 100))
+                let pages = Pages.offsetLimit(
+                    client: client, limit: 1,
+                    request: { offset, limit in RadarEndpoints.list(limit: limit, offset: offset) },
+                    itemCount: { $0.count }
+                )
+                var first: [Radar] = []
+                for try await page in pages { first += page }
+                var second: [Radar] = []
+                for try await page in pages { second += page }
+                #expect(first.map(\.id) == all.map(\.id))
+                #expect(first.count == 3)
+                #expect(second.map(\.id) == first.map(\.id))
+            }
         }
     }
 

@@ -18,18 +18,19 @@ struct ReferenceServerTLSTests {
             let roots = TLSPolicy.TrustRoots.certificates([try certificates.caDER()])
 
             let pinned = AsyncHTTPClientTransport(configuration: .init(tls: TLSPolicy(trustRoots: roots, pinnedPublicKeys: [certificates.serverKeyPin])))
-            let radar = RadarClient(baseURL: url, transport: pinned, token: token)
-            let page = try await radar.list()
-            try await pinned.shutdown()
+            let page = try await withTransport(pinned) { pinned in
+                try await RadarClient(baseURL: url, transport: pinned, token: token).list()
+            }
             #expect(page.items.count == 3)
 
             await server.resetCounters()
             let mispinned = AsyncHTTPClientTransport(configuration: .init(tls: TLSPolicy(trustRoots: roots, pinnedPublicKeys: [TestCertificates.unrelatedKeyPin])))
             var clientConfiguration = ClientConfiguration(baseURL: url, retryPolicy: .aggressive, clock: ManualClock())
             clientConfiguration.middleware.append(BearerTokenMiddleware(token: token))
-            let client = APIClient(configuration: clientConfiguration, transport: mispinned)
-            let error = await courierError { _ = try await client.send(RadarEndpoints.list()) }
-            try await mispinned.shutdown()
+            let error = try await withTransport(mispinned) { mispinned -> CourierError? in
+                let client = APIClient(configuration: clientConfiguration, transport: mispinned)
+                return await courierError { _ = try await client.send(RadarEndpoints.list()) }
+            }
             #expect(error?.code == .tlsFailure)
             #expect(error?.message.contains("pin") == true)
             #expect(error?.attempts == 1, "a TLS failure is never retried")

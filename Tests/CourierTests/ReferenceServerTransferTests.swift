@@ -63,35 +63,35 @@ struct ReferenceServerTransferTests {
 
     @Test func aRevisionChangesTheBytesAndTheValidators() async throws {
         try await withRunningServer { server, url in
-            let transport = AsyncHTTPClientTransport()
-            defer { Task { try? await transport.shutdown() } }
-            let client = APIClient(baseURL: url, transport: transport)
-            let before = try await client.send(fixture(name: "doc"))
-            #expect(server.reviseBlob(named: "doc") == 1)
-            let after = try await client.send(fixture(name: "doc"))
-            #expect(after.value != before.value)
-            #expect(after.headers[.eTag] != before.headers[.eTag])
-            #expect(after.headers[.lastModified] == "Thu, 01 Jan 2026 00:01:00 GMT")
+            try await withTransport(AsyncHTTPClientTransport()) { transport in
+                let client = APIClient(baseURL: url, transport: transport)
+                let before = try await client.send(fixture(name: "doc"))
+                #expect(server.reviseBlob(named: "doc") == 1)
+                let after = try await client.send(fixture(name: "doc"))
+                #expect(after.value != before.value)
+                #expect(after.headers[.eTag] != before.headers[.eTag])
+                #expect(after.headers[.lastModified] == "Thu, 01 Jan 2026 00:01:00 GMT")
+            }
         }
     }
 
     @Test func aBodyCutClosesTheConnectionMidBodyAndAppliesOnlyToLongerBodies() async throws {
         try await withRunningServer { server, url in
-            let transport = AsyncHTTPClientTransport()
-            defer { Task { try? await transport.shutdown() } }
-            let client = APIClient(configuration: ClientConfiguration(baseURL: url, retryPolicy: .none), transport: transport)
-            server.bodyFaults.dropConnection(afterBodyBytes: 5_000, path: "/debug/blobs/fixture")
-            #expect(try await client.value(for: fixture()).count == 1_000, "a 1,000-byte body is shorter than the cut")
-            #expect(server.bodyFaults.remaining(path: "/debug/blobs/fixture") == 1)
-            let big = Request<Data>(path: "/debug/blobs/fixture", query: [URLQueryItem(name: "size", value: "100000")])
-            let (_, body) = try await client.stream(big)
-            var received = 0
-            let error = await courierError {
-                for try await chunk in body { received += chunk.count }
+            try await withTransport(AsyncHTTPClientTransport()) { transport in
+                let client = APIClient(configuration: ClientConfiguration(baseURL: url, retryPolicy: .none), transport: transport)
+                server.bodyFaults.dropConnection(afterBodyBytes: 5_000, path: "/debug/blobs/fixture")
+                #expect(try await client.value(for: fixture()).count == 1_000, "a 1,000-byte body is shorter than the cut")
+                #expect(server.bodyFaults.remaining(path: "/debug/blobs/fixture") == 1)
+                let big = Request<Data>(path: "/debug/blobs/fixture", query: [URLQueryItem(name: "size", value: "100000")])
+                let (_, body) = try await client.stream(big)
+                var received = 0
+                let error = await courierError {
+                    for try await chunk in body { received += chunk.count }
+                }
+                #expect(error?.code == .connectionLost)
+                #expect(received > 0 && received <= 5_000)
+                #expect(server.bodyFaults.remaining(path: "/debug/blobs/fixture") == 0)
             }
-            #expect(error?.code == .connectionLost)
-            #expect(received > 0 && received <= 5_000)
-            #expect(server.bodyFaults.remaining(path: "/debug/blobs/fixture") == 0)
         }
     }
 

@@ -8,16 +8,22 @@ import Testing
 struct TransportFailureTests {
     @Test(arguments: TransportKind.allCases)
     func cancellingTheCallingTaskCancelsTheRequest(kind: TransportKind) async throws {
-        try await withClient(kind) { client, _ in
-            let started = ContinuousClock.now
-            let call = Task { try await client.send(Request<Data>(path: "/debug/slow?ms=10000")) }
-            try await Task.sleep(for: .milliseconds(200))
-            call.cancel()
-            let error = await courierError { _ = try await call.value }
-            #expect(error?.code == .cancelled)
-            // Well before the server's answer at 10 s: the request was cancelled, not waited out.
-            // (A loose bound: a loaded test machine has taken over 5 s here.)
-            #expect(ContinuousClock.now - started < .seconds(9))
+        // Through an open gate, whose reads say when the request is on the wire.
+        try await withGatedServer { _, gate in
+            try await gate.open()
+            try await withTransport(kind) { transport in
+                let client = APIClient(configuration: ClientConfiguration(baseURL: gate.url), transport: transport)
+                let started = ContinuousClock.now
+                // The server answers in 10 s: the request stays in flight (the scenario, not a wait).
+                let call = Task { try await client.send(Request<Data>(path: "/debug/slow?ms=10000")) }
+                #expect(await gate.clientReads.waitUntil(atLeast: 1), "the request reached the wire")
+                call.cancel()
+                let error = await courierError { _ = try await call.value }
+                #expect(error?.code == .cancelled)
+                // Well before the server's answer at 10 s: the request was cancelled, not waited out.
+                // (A loose bound: a loaded test machine has taken over 5 s here.)
+                #expect(ContinuousClock.now - started < .seconds(9))
+            }
         }
     }
 
@@ -36,15 +42,15 @@ struct TransportFailureTests {
 
     @Test(arguments: TransportKind.allCases)
     func closedPortIsCannotConnect(kind: TransportKind) async throws {
-        let server = ReferenceServer(configuration: .forTests())
-        let url = try await server.start()
-        await server.stop()
-        let transport = kind.make()
-        let client = APIClient(configuration: ClientConfiguration(baseURL: url, timeout: .seconds(5)), transport: transport)
-        let error = await courierError { _ = try await client.send(Request<Data>(path: "/debug/ping")) }
-        await kind.shutdown(transport)
-        #expect(error?.code == .cannotConnect)
-        #expect(error?.url == url.absoluteString + "/debug/ping")
+        // A gate never opened: its port is bound (no one else can take it) but refuses connections.
+        try await withGatedServer { _, gate in
+            try await withTransport(kind) { transport in
+                let client = APIClient(configuration: ClientConfiguration(baseURL: gate.url, timeout: .seconds(5)), transport: transport)
+                let error = await courierError { _ = try await client.send(Request<Data>(path: "/debug/ping")) }
+                #expect(error?.code == .cannotConnect)
+                #expect(error?.url == gate.url.absoluteString + "/debug/ping")
+            }
+        }
     }
 
     @Test(arguments: TransportKind.allCases)

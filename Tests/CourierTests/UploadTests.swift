@@ -70,20 +70,20 @@ struct UploadTests {
             try content.write(to: file)
             try await withRunningServer { server, url in
                 server.faults.inject(.status(503), count: 1, method: "POST", path: "/debug/upload")
-                let transport = AsyncHTTPClientTransport()
-                defer { Task { try? await transport.shutdown() } }
-                let client = APIClient(
-                    configuration: ClientConfiguration(baseURL: url, retryPolicy: RetryPolicy(maxAttempts: 2, backoff: .none)),
-                    transport: transport
-                )
-                let upload = client.upload(Request<Received>(
-                    method: .post, path: "/debug/upload", body: try .file(file), options: RequestOptions(idempotencyKey: "upload-1")
-                ))
-                let log = collectProgress(of: upload)
-                let response = try await upload.value()
-                #expect(response.metrics.attempts == 2)
-                #expect(response.value.sha256 == sha256Hex(content))
-                #expect(isMonotonicAndComplete(await log.value, total: Int64(content.count)))
+                try await withTransport(AsyncHTTPClientTransport()) { transport in
+                    let client = APIClient(
+                        configuration: ClientConfiguration(baseURL: url, retryPolicy: RetryPolicy(maxAttempts: 2, backoff: .none)),
+                        transport: transport
+                    )
+                    let upload = client.upload(Request<Received>(
+                        method: .post, path: "/debug/upload", body: try .file(file), options: RequestOptions(idempotencyKey: "upload-1")
+                    ))
+                    let log = collectProgress(of: upload)
+                    let response = try await upload.value()
+                    #expect(response.metrics.attempts == 2)
+                    #expect(response.value.sha256 == sha256Hex(content))
+                    #expect(isMonotonicAndComplete(await log.value, total: Int64(content.count)))
+                }
             }
         }
     }
@@ -129,20 +129,20 @@ struct UploadTests {
     @Test func aRejectedUploadFailsTheTransferWithTheServersStatusAndEndsItsProgress() async throws {
         try await withRunningServer { server, url in
             server.faults.inject(.status(422), count: 1, method: "POST", path: "/debug/upload")
-            let transport = AsyncHTTPClientTransport()
-            defer { Task { try? await transport.shutdown() } }
-            let client = APIClient(baseURL: url, transport: transport)
-            let upload = client.upload(Request<Received>(method: .post, path: "/debug/upload", body: .data(patternBytes(100_000))))
-            let log = collectProgress(of: upload)
-            let result = await upload.result()
-            guard case .failure(let error) = result else {
-                Issue.record("a 422 must fail the upload")
-                return
+            try await withTransport(AsyncHTTPClientTransport()) { transport in
+                let client = APIClient(baseURL: url, transport: transport)
+                let upload = client.upload(Request<Received>(method: .post, path: "/debug/upload", body: .data(patternBytes(100_000))))
+                let log = collectProgress(of: upload)
+                let result = await upload.result()
+                guard case .failure(let error) = result else {
+                    Issue.record("a 422 must fail the upload")
+                    return
+                }
+                #expect(error.code == .clientError)
+                #expect(error.status?.code == 422)
+                // The progress sequence ends when the transfer fails; waiting for it must return.
+                _ = await log.value
             }
-            #expect(error.code == .clientError)
-            #expect(error.status?.code == 422)
-            // The progress sequence ends when the transfer fails; waiting for it must return.
-            _ = await log.value
         }
     }
 }

@@ -30,6 +30,9 @@ public final class APIClient: Sendable {
     private let clockIsSystemClock: Bool
     /// The origins this client sends credentials to.
     private let credentialScope: CredentialScope
+    /// The dedup stage's calls in flight, `nil` when the client does not deduplicate (for
+    /// tests, which wait on its waiter count).
+    let inFlightCalls: InFlightCalls<DedupKey>?
 
     /// Makes a client.
     /// - Parameters:
@@ -51,7 +54,11 @@ public final class APIClient: Sendable {
         self.credentialScope = credentialScope
         var stages: [any Middleware] = []
         if configuration.deduplicatesRequests {
-            stages.append(DedupStage(auth: configuration.auth, digest: configuration.cache?.credentialDigest ?? .random()))
+            let dedup = DedupStage(auth: configuration.auth, digest: configuration.cache?.credentialDigest ?? .random())
+            stages.append(dedup)
+            self.inFlightCalls = dedup.calls
+        } else {
+            self.inFlightCalls = nil
         }
         if let cache = configuration.cache {
             stages.append(CacheStage(cache: cache, defaultPolicy: configuration.cachePolicy, auth: configuration.auth, base: base))

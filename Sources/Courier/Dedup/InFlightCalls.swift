@@ -29,6 +29,24 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     private struct State {
         var entries: [Key: Entry] = [:]
         var nextID = 0
+        /// Tests waiting in ``waitUntilWaiting(_:)``, by id, with the count each waits for;
+        /// always empty outside tests, so a call only checks that it is empty.
+        var watches: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+
+        /// The callers waiting on a call, over every key: the followers, and the leader while
+        /// it runs the call inline.
+        var waiterCount: Int {
+            entries.values.reduce(0) { $0 + $1.followers.count + ($1.task == nil ? 1 : 0) }
+        }
+
+        /// Takes the test watches whose count is reached.
+        mutating func takeSatisfiedWatches() -> [CheckedContinuation<Void, Never>] {
+            guard !watches.isEmpty else { return [] }
+            let waiting = waiterCount
+            let satisfied = watches.filter { $0.value.count <= waiting }
+            for id in satisfied.keys { watches.removeValue(forKey: id) }
+            return satisfied.values.map { $0.continuation }
+        }
     }
 
     private let state = Mutex(State())
@@ -36,6 +54,33 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     /// How many followers wait on the call for `key` (for tests).
     func waiterCount(for key: Key) -> Int {
         state.withLock { $0.entries[key].map { $0.followers.count + ($0.task == nil ? 1 : 0) } ?? 0 }
+    }
+
+    /// How many callers wait on calls in flight, over every key (for tests).
+    var totalWaiterCount: Int {
+        state.withLock { $0.waiterCount }
+    }
+
+    /// Returns once at least `count` callers wait on calls in flight, over every key, or at
+    /// once when the calling task is cancelled (for tests: they wait for callers to join
+    /// instead of sleeping).
+    func waitUntilWaiting(_ count: Int) async {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let reached = state.withLock { state -> Bool in
+                    if Task.isCancelled || state.waiterCount >= count { return true }
+                    state.watches[id] = (count, continuation)
+                    return false
+                }
+                if reached { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.watches.removeValue(forKey: id) }?.continuation.resume()
+        }
     }
 
     /// Joins the call for `key`, running it inline with `run` when none is in flight.
@@ -53,7 +98,7 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         run: () async throws -> SharedResponse,
         restart: () -> @Sendable () async throws -> SharedResponse
     ) async throws -> SharedResponse {
-        let (id, isLeader) = state.withLock { state -> (Int, Bool) in
+        let (id, isLeader, watches) = state.withLock { state -> (Int, Bool, [CheckedContinuation<Void, Never>]) in
             state.nextID += 1
             let id = state.nextID
             // One lookup: the default entry is made, and inserted, only when the key is absent.
@@ -62,8 +107,9 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
                 inserted = true
                 return Entry(generation: id, task: nil, followers: [:])
             }()])
-            return (id, inserted)
+            return (id, inserted, inserted ? state.takeSatisfiedWatches() : [])
         }
+        for watch in watches { watch.resume() }
         guard isLeader else { return try await follow(key, id: id) }
         let result: Result<SharedResponse, any Error>
         do {
@@ -96,7 +142,13 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
             self.finish(key, generation: generation, with: result)
         }
         let abandoned = state.withLock { state -> Bool in
-            guard state.entries[key]?.generation == generation else { return true }
+            guard let entry = state.entries[key], entry.generation == generation else { return true }
+            if entry.followers.isEmpty {
+                // Every follower left while the task was being made (each saw no task to
+                // cancel): nobody wants the call any more.
+                state.entries.removeValue(forKey: key)
+                return true
+            }
             state.entries[key]?.task = task
             return false
         }
@@ -110,11 +162,12 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     private func follow(_ key: Key, id: Int) async throws -> SharedResponse {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let joined = state.withLock { state -> Bool in
-                    guard !Task.isCancelled, state.entries[key] != nil else { return false }
+                let (joined, watches) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    guard !Task.isCancelled, state.entries[key] != nil else { return (false, []) }
                     state.entries[key]?.followers[id] = continuation
-                    return true
+                    return (true, state.takeSatisfiedWatches())
                 }
+                for watch in watches { watch.resume() }
                 if !joined { continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {

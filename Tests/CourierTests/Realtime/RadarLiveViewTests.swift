@@ -12,33 +12,33 @@ import Testing
 struct RadarLiveViewTests {
     @Test func theLiveViewConvergesToTheServersRadarAcrossADrop() async throws {
         try await withRunningServer { server, url in
-            let transport = AsyncHTTPClientTransport()
-            let demo = ReferenceServerConfiguration()
-            let clarity = ClarityClient(baseURL: url, transport: transport)
-            try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-            let radar = radarClient(sharing: clarity)
-            let reconnect = ReconnectPolicy(backoff: Backoff(.constant(.milliseconds(10)), maxDelay: .milliseconds(10), jitter: .none))
-            let live = await RadarLiveView(radarId: "r_1", client: radar.client, reconnect: reconnect, heartbeat: nil)
-            let snapshots = await live.snapshots()
-            await live.start()
+            try await withTransport(AsyncHTTPClientTransport()) { transport in
+                let demo = ReferenceServerConfiguration()
+                let clarity = ClarityClient(baseURL: url, transport: transport)
+                try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
+                let radar = radarClient(sharing: clarity)
+                let reconnect = ReconnectPolicy(backoff: Backoff(.constant(.milliseconds(10)), maxDelay: .milliseconds(10), jitter: .none))
+                let live = await RadarLiveView(radarId: "r_1", client: radar.client, reconnect: reconnect, heartbeat: nil)
+                let snapshots = await live.snapshots()
+                await live.start()
 
-            let initial = try await radar.get(id: "r_1")
-            #expect(await Self.first(in: snapshots) { $0.radar == initial } != nil)
-            _ = try await radar.refresh(id: "r_1")
-            _ = try await radar.refresh(id: "r_1")
-            let afterTwo = try await radar.get(id: "r_1")
-            #expect(await Self.first(in: snapshots) { $0.radar == afterTwo } != nil)
+                let initial = try await radar.get(id: "r_1")
+                #expect(await Self.first(in: snapshots) { $0.radar == initial } != nil)
+                _ = try await radar.refresh(id: "r_1")
+                _ = try await radar.refresh(id: "r_1")
+                let afterTwo = try await radar.get(id: "r_1")
+                #expect(await Self.first(in: snapshots) { $0.radar == afterTwo } != nil)
 
-            server.realtime.dropConnections()
-            _ = try await radar.refresh(id: "r_1")
-            let afterDrop = try await radar.get(id: "r_1")
-            let converged = await Self.first(in: snapshots) { $0.radar == afterDrop && $0.connection == .connected }
-            #expect(converged?.radar == afterDrop)
-            #expect(live.connection.openCount == 2)
-            #expect(await live.skippedUpdates == 0)
-            #expect(await live.appliedUpdates >= 3)
-            await live.stop()
-            try await transport.shutdown()
+                server.realtime.dropConnections()
+                _ = try await radar.refresh(id: "r_1")
+                let afterDrop = try await radar.get(id: "r_1")
+                let converged = await Self.first(in: snapshots) { $0.radar == afterDrop && $0.connection == .connected }
+                #expect(converged?.radar == afterDrop)
+                #expect(live.connection.openCount == 2)
+                #expect(await live.skippedUpdates == 0)
+                #expect(await live.appliedUpdates >= 3)
+                await live.stop()
+            }
         }
     }
 

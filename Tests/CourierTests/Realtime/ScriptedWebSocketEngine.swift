@@ -26,11 +26,11 @@ final class ScriptedWebSocketEngine: WebSocketEngine {
         var script: [Attempt]
         var sent: [WebSocketMessage] = []
         var handshakes: [HTTPFields] = []
-        var milestones: [String] = []
-        var waiters: [(String, CheckedContinuation<Void, Never>)] = []
     }
 
     private let state: Mutex<State>
+    /// Counts the opens that have delivered their messages.
+    private let deliveries = EventCounter()
 
     init(_ script: [Attempt]) {
         self.state = Mutex(State(script: script))
@@ -39,13 +39,11 @@ final class ScriptedWebSocketEngine: WebSocketEngine {
     var sent: [WebSocketMessage] { state.withLock { $0.sent } }
     var handshakes: [HTTPFields] { state.withLock { $0.handshakes } }
 
-    /// Waits until the engine has passed a milestone (`"delivered"` after each open's
-    /// messages), at most about five real seconds.
-    func reached(_ milestone: String, count: Int = 1) async {
-        for _ in 0..<5_000 {
-            if state.withLock({ state in state.milestones.filter { $0 == milestone }.count >= count }) { return }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
+    /// Waits until `count` opens have delivered their messages, at most ten real seconds.
+    /// - Returns: Whether they had.
+    @discardableResult
+    func delivered(_ count: Int = 1) async -> Bool {
+        await deliveries.waitUntil(atLeast: count)
     }
 
     func run(
@@ -70,7 +68,7 @@ final class ScriptedWebSocketEngine: WebSocketEngine {
             let link = Link(engine: self, closed: closed)
             await onOpen(link)
             for message in deliver { await onMessage(message) }
-            state.withLock { $0.milestones.append("delivered") }
+            deliveries.record()
             switch end {
             case .lost:
                 return .lost(reason: "scripted drop")

@@ -31,7 +31,7 @@ struct WebSocketConnectionPolicyTests {
         let connection = WebSocketConnection(configuration: configuration, engine: engine, clock: clock)
         let states = connection.stateChanges()
         connection.connect()
-        await engine.reached("delivered", count: 2)
+        #expect(await engine.delivered(2))
         _ = await waitUntil(connection) { $0 == .connected }
         #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
         #expect(connection.openCount == 2)
@@ -82,7 +82,7 @@ struct WebSocketConnectionPolicyTests {
         let configuration = WebSocketConfiguration(url: url, heartbeat: nil, incomingCapacity: 2, incomingOverflow: .dropOldest)
         let connection = WebSocketConnection(configuration: configuration, engine: engine, clock: ManualClock())
         connection.connect()
-        await engine.reached("delivered")
+        #expect(await engine.delivered())
         #expect(connection.droppedMessages == 3)
         await connection.close()
         var received: [WebSocketMessage] = []

@@ -134,42 +134,41 @@ struct WebSocketIntegrationTests {
 
     @Test func theHandshakeCarriesTheCredentialAndA401RenewsItOnce() async throws {
         try await withRunningServer { server, url in
-            let transport = AsyncHTTPClientTransport()
-            defer { Task { try? await transport.shutdown() } }
-            let demo = ReferenceServerConfiguration()
-            let clarity = ClarityClient(baseURL: url, transport: transport)
-            try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-            await server.expireAccessTokens()
-            await server.resetCounters()
-            let configuration = WebSocketConfiguration(url: webSocketURL(url, "/api/ws/radar/r_1"), reconnect: quickReconnect, heartbeat: nil)
-            let connection = WebSocketConnection(
-                configuration: configuration,
-                engine: WSClientEngine(handshakeStatusProbe: transport),
-                auth: clarity.session
-            )
-            connection.connect()
-            #expect(await states(of: connection, until: { $0 == .connected || $0.isClosed }).last == .connected)
-            guard case .text(let first)? = await nextMessage(connection) else {
-                Issue.record("no snapshot after connecting")
-                return
+            try await withTransport(AsyncHTTPClientTransport()) { transport in
+                let demo = ReferenceServerConfiguration()
+                let clarity = ClarityClient(baseURL: url, transport: transport)
+                try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
+                await server.expireAccessTokens()
+                await server.resetCounters()
+                let configuration = WebSocketConfiguration(url: webSocketURL(url, "/api/ws/radar/r_1"), reconnect: quickReconnect, heartbeat: nil)
+                let connection = WebSocketConnection(
+                    configuration: configuration,
+                    engine: WSClientEngine(handshakeStatusProbe: transport),
+                    auth: clarity.session
+                )
+                connection.connect()
+                #expect(await states(of: connection, until: { $0 == .connected || $0.isClosed }).last == .connected)
+                guard case .text(let first)? = await nextMessage(connection) else {
+                    Issue.record("no snapshot after connecting")
+                    return
+                }
+                #expect(first.contains(#""type":"refresh""#))
+                #expect(await server.requestCount(method: "POST", path: "/api/v1/auth/refresh") == 1)
+                await connection.close()
             }
-            #expect(first.contains(#""type":"refresh""#))
-            #expect(await server.requestCount(method: "POST", path: "/api/v1/auth/refresh") == 1)
-            await connection.close()
-            try await transport.shutdown()
         }
     }
 
     @Test func aHandshakeWithoutACredentialIsRefusedAndNotRetried() async throws {
         try await withRunningServer { server, url in
-            let transport = AsyncHTTPClientTransport()
-            let configuration = WebSocketConfiguration(url: webSocketURL(url, "/api/ws/radar/r_1"), reconnect: quickReconnect, heartbeat: nil)
-            let connection = WebSocketConnection(configuration: configuration, engine: WSClientEngine(handshakeStatusProbe: transport))
-            connection.connect()
-            let last = await states(of: connection, until: { $0.isClosed }).last
-            #expect(last == .closed(code: .policyViolation, reason: "the server refused the credential"))
-            #expect(server.realtime.acceptedWebSocketCount == 0)
-            try await transport.shutdown()
+            try await withTransport(AsyncHTTPClientTransport()) { transport in
+                let configuration = WebSocketConfiguration(url: webSocketURL(url, "/api/ws/radar/r_1"), reconnect: quickReconnect, heartbeat: nil)
+                let connection = WebSocketConnection(configuration: configuration, engine: WSClientEngine(handshakeStatusProbe: transport))
+                connection.connect()
+                let last = await states(of: connection, until: { $0.isClosed }).last
+                #expect(last == .closed(code: .policyViolation, reason: "the server refused the credential"))
+                #expect(server.realtime.acceptedWebSocketCount == 0)
+            }
         }
     }
 }

@@ -16,27 +16,35 @@ func courierExecutable() throws -> URL {
     throw CourierError(code: .invalidRequest, message: "the courier executable was not found beside \(beside.path); build the package first")
 }
 
-/// Runs `courier` with arguments; returns the process (already started). Its output goes to
+/// A `courier` child process, with its end as an event a test can wait on.
+struct CourierChild {
+    /// The process, already started.
+    let process: Process
+    /// Counts to 1 when the process has ended.
+    let exited: EventCounter
+}
+
+/// Runs `courier` with arguments; returns the child (already started). Its output goes to
 /// `output` when given, else nowhere.
-func startCourier(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+func startCourier(_ arguments: [String], output: Pipe? = nil) throws -> CourierChild {
     let process = Process()
     process.executableURL = try courierExecutable()
     process.arguments = arguments
     process.standardOutput = output ?? FileHandle.nullDevice
+    let exited = EventCounter()
+    // Set before `run()`, so that even a child that ends at once is seen ending.
+    process.terminationHandler = { _ in exited.record() }
     try process.run()
-    return process
+    return CourierChild(process: process, exited: exited)
 }
 
-/// Waits for a process to end, at most `limit`; kills it if it does not.
-func waitForExit(_ process: Process, limit: Duration) async throws -> Int32 {
-    let started = ContinuousClock.now
-    while process.isRunning {
-        guard ContinuousClock.now - started < limit else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CourierError(code: .timedOut, message: "queue-child did not finish in \(limit)")
-        }
-        try await Task.sleep(for: .milliseconds(20))
+/// Waits for a child to end, at most `limit`; kills it if it does not.
+/// - Returns: Its termination status.
+func waitForExit(_ child: CourierChild, limit: Duration) async throws -> Int32 {
+    guard await child.exited.waitUntil(atLeast: 1, within: limit) else {
+        kill(child.process.processIdentifier, SIGKILL)
+        _ = await child.exited.waitUntil(atLeast: 1, within: .seconds(10))
+        throw CourierError(code: .timedOut, message: "courier \(child.process.arguments?.first ?? "") did not finish in \(limit)")
     }
-    return process.terminationStatus
+    return child.process.terminationStatus
 }
-

@@ -5,10 +5,12 @@ extension ReferenceServerConfiguration {
     /// creating a server (which hashes the demo password) and every sign-in stay fast.
     static let testPasswordHashRounds = 1_000
 
-    /// A configuration for a test server: the defaults, with ``preparedForTests()`` applied.
-    /// - Parameter port: The port to bind to; 0 for any free port.
-    static func forTests(port: Int = 0) -> ReferenceServerConfiguration {
-        ReferenceServerConfiguration(port: port).preparedForTests()
+    /// A configuration for a test server: the defaults (port 0: the system picks a free port
+    /// as the server binds), with ``preparedForTests()`` applied. Tests never name a port: one
+    /// found free a moment earlier may be taken by then. For "unreachable, then reachable",
+    /// see ``TCPGate``.
+    static func forTests() -> ReferenceServerConfiguration {
+        ReferenceServerConfiguration(port: 0).preparedForTests()
     }
 
     /// This configuration with the `/debug` routes on (client tests drive them) and cheap

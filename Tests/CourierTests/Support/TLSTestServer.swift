@@ -12,20 +12,20 @@ import Synchronization
 /// It counts the TCP connections it accepts (before the TLS handshake) and closes, and the
 /// requests it answers, so a test can tell "never connected", "connected but sent nothing"
 /// and "sent", and that a refused connection is not left open.
-/// `Sendable` without `@unchecked`: the counts sit in a `Mutex`.
+/// `Sendable` without `@unchecked`: the counts sit in a `Mutex` and an ``EventCounter``.
 final class TLSTestServer: Sendable {
     private struct Counts {
         var connections = 0
-        var closedConnections = 0
         var requests = 0
     }
 
     private let counts = Mutex(Counts())
+    private let closes = EventCounter()
 
     /// The TCP connections accepted so far.
     var connectionCount: Int { counts.withLock { $0.connections } }
     /// The TCP connections closed so far, by either side.
-    var closedConnectionCount: Int { counts.withLock { $0.closedConnections } }
+    var closedConnectionCount: Int { closes.count }
     /// The requests answered so far.
     var requestCount: Int { counts.withLock { $0.requests } }
 
@@ -33,18 +33,13 @@ final class TLSTestServer: Sendable {
     struct StartFailure: Error {}
 
     fileprivate func connectionAccepted() { counts.withLock { $0.connections += 1 } }
-    fileprivate func connectionClosed() { counts.withLock { $0.closedConnections += 1 } }
+    fileprivate func connectionClosed() { closes.record() }
     fileprivate func requestAnswered() { counts.withLock { $0.requests += 1 } }
 
     /// Waits until `count` connections have closed, or `timeout` has passed.
     /// - Returns: Whether they closed in time.
-    func waitForClosedConnections(_ count: Int, timeout: Duration = .seconds(2)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while closedConnectionCount < count {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+    func waitForClosedConnections(_ count: Int, timeout: Duration = .seconds(10)) async throws -> Bool {
+        await closes.waitUntil(atLeast: count, within: timeout)
     }
 
     /// Runs `body` with a server listening on an ephemeral loopback port, stopped afterwards.

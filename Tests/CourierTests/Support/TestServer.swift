@@ -60,6 +60,63 @@ func withReferenceServer<T>(
     try await withRunningServer(configuration) { _, url in try await body(url) }
 }
 
+/// Runs `body` with a reference server (started on port 0) behind a ``TCPGate`` that refuses
+/// connections until `body` opens it: "the server is unreachable, then reachable". Clients
+/// point at the gate's URL; the test controls, counts and issues tokens through the server.
+/// Both are stopped afterwards, whether `body` returned or threw.
+nonisolated(nonsending) func withGatedServer<T>(
+    _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
+    _ body: (ReferenceServer, TCPGate) async throws -> T
+) async throws -> T {
+    try await withRunningServer(configuration) { server, url in
+        let gate = try TCPGate(upstream: url)
+        let result: T
+        do {
+            result = try await body(server, gate)
+        } catch {
+            await gate.stop()
+            throw error
+        }
+        await gate.stop()
+        return result
+    }
+}
+
+/// Runs `body` with a new transport of `kind`, shut down afterwards whether `body` returned
+/// or threw: an AsyncHTTPClient left running traps in its deinit and ends the whole run.
+nonisolated(nonsending) func withTransport<T>(
+    _ kind: TransportKind = .asyncHTTPClient,
+    _ body: (any Transport) async throws -> T
+) async throws -> T {
+    let transport = kind.make()
+    let result: T
+    do {
+        result = try await body(transport)
+    } catch {
+        await kind.shutdown(transport)
+        throw error
+    }
+    await kind.shutdown(transport)
+    return result
+}
+
+/// Runs `body` with an AsyncHTTPClient transport the caller configured (TLS, pool size), shut
+/// down afterwards whether `body` returned or threw.
+nonisolated(nonsending) func withTransport<T>(
+    _ transport: AsyncHTTPClientTransport,
+    _ body: (AsyncHTTPClientTransport) async throws -> T
+) async throws -> T {
+    let result: T
+    do {
+        result = try await body(transport)
+    } catch {
+        try? await transport.shutdown()
+        throw error
+    }
+    try await transport.shutdown()
+    return result
+}
+
 /// An access token for the server's demo account.
 func demoToken(_ server: ReferenceServer) async throws -> String {
     try await server.issueTokens(email: ReferenceServerConfiguration().demoEmail).accessToken
@@ -72,17 +129,10 @@ func withClient<T>(
     _ body: (APIClient, URL) async throws -> T
 ) async throws -> T {
     try await withReferenceServer { url in
-        let transport = kind.make()
-        var configuration = ClientConfiguration(baseURL: url)
-        configure(&configuration)
-        let client = APIClient(configuration: configuration, transport: transport)
-        do {
-            let result = try await body(client, url)
-            await kind.shutdown(transport)
-            return result
-        } catch {
-            await kind.shutdown(transport)
-            throw error
+        try await withTransport(kind) { transport in
+            var configuration = ClientConfiguration(baseURL: url)
+            configure(&configuration)
+            return try await body(APIClient(configuration: configuration, transport: transport), url)
         }
     }
 }

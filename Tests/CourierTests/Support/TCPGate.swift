@@ -1,0 +1,220 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A loopback port in front of a server that refuses connections until the test opens it,
+/// then forwards bytes both ways: "the server is unreachable, then reachable", with real
+/// sockets and no guessed port.
+///
+/// The gate binds `127.0.0.1:0` at once, so its port is the system's choice and stays its own,
+/// but does not listen: a connection to it is refused (`ECONNREFUSED`), exactly what a client
+/// sees when nothing serves that port. ``open()`` starts listening on the same socket, and
+/// every connection accepted from then on is spliced to the upstream server. Nothing else can
+/// take the port in between, since the gate holds it all along.
+///
+/// `Sendable` without `@unchecked`: the state sits in a `Mutex`.
+final class TCPGate: Sendable {
+    /// The gate could not bind, or was opened twice.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private struct State {
+        /// The bound socket, until ``open()`` hands it to NIO (or ``stop()`` closes it).
+        var descriptor: CInt?
+        /// The listening channel, once open.
+        var listener: (any Channel)?
+        /// Every connection accepted, to close at ``stop()``.
+        var accepted: [any Channel] = []
+    }
+
+    /// `http://127.0.0.1:PORT`: point clients here instead of at the server.
+    let url: URL
+    /// The gate's port.
+    let port: Int
+    /// Counts reads of bytes a client sent through the gate: a request on the wire.
+    let clientReads = EventCounter()
+    private let upstreamHost: String
+    private let upstreamPort: Int
+    private let state: Mutex<State>
+
+    /// Binds a loopback port without listening on it.
+    /// - Parameter upstream: The server the gate forwards to once open, `http://HOST:PORT`.
+    init(upstream: URL) throws {
+        guard let host = upstream.host, let port = upstream.port else {
+            throw Failure(description: "the upstream URL has no host and port: \(upstream)")
+        }
+        self.upstreamHost = host
+        self.upstreamPort = port
+        let descriptor = try TCPGate.bindLoopback()
+        let bound: Int
+        do {
+            bound = try TCPGate.boundPort(of: descriptor)
+        } catch {
+            _ = close(descriptor)
+            throw error
+        }
+        self.port = bound
+        self.url = URL(string: "http://127.0.0.1:\(bound)")!
+        self.state = Mutex(State(descriptor: descriptor))
+    }
+
+    /// Starts listening on the gate's port and forwarding every connection to the upstream server.
+    func open() async throws {
+        let descriptor = state.withLock { state -> CInt? in
+            defer { state.descriptor = nil }
+            return state.descriptor
+        }
+        guard let descriptor else { throw Failure(description: "the gate is already open or stopped") }
+        let targetHost = upstreamHost
+        let targetPort = upstreamPort
+        let clientReads = clientReads
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] inbound in
+                remember(inbound)
+                // The upstream connection runs on the client connection's event loop, so the
+                // two halves of the splice call each other directly.
+                return ClientBootstrap(group: inbound.eventLoop)
+                    .connect(host: targetHost, port: targetPort)
+                    .flatMapThrowing { outbound in
+                        let (fromClient, fromServer) = Splice.pair(onClientRead: { clientReads.record() })
+                        try inbound.pipeline.syncOperations.addHandler(fromClient)
+                        try outbound.pipeline.syncOperations.addHandler(fromServer)
+                    }
+            }
+            .withBoundSocket(descriptor)
+            .get()
+        state.withLock { $0.listener = listener }
+    }
+
+    /// Stops listening (or releases the port if the gate never opened) and closes every
+    /// connection it accepted.
+    func stop() async {
+        let (descriptor, listener, accepted) = state.withLock { state -> (CInt?, (any Channel)?, [any Channel]) in
+            defer { state = State() }
+            return (state.descriptor, state.listener, state.accepted)
+        }
+        if let descriptor { _ = close(descriptor) }
+        try? await listener?.close()
+        for connection in accepted { try? await connection.close() }
+    }
+
+    private func remember(_ connection: any Channel) {
+        state.withLock { $0.accepted.append(connection) }
+    }
+
+    /// A TCP socket bound to `127.0.0.1:0`, not listening.
+    private static func bindLoopback() throws -> CInt {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            _ = close(descriptor)
+            throw Failure(description: "bind() failed: errno \(code)")
+        }
+        return descriptor
+    }
+
+    /// The port a socket is bound to.
+    private static func boundPort(of descriptor: CInt) throws -> Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let result = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard result == 0 else { throw Failure(description: "getsockname() failed: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// One half of a splice between two channels on the same event loop: what one reads, the
+/// other writes, with back-pressure (a side reads only while the other can write), and a
+/// close on either side closes both.
+private final class Splice: ChannelDuplexHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
+    typealias OutboundOut = NIOAny
+
+    private var partner: Splice?
+    private var context: ChannelHandlerContext?
+    private var pendingRead = false
+    private let onRead: (@Sendable () -> Void)?
+
+    private init(onRead: (@Sendable () -> Void)?) {
+        self.onRead = onRead
+    }
+
+    /// The two halves: the first goes on the client's connection, the second on the server's.
+    static func pair(onClientRead: @escaping @Sendable () -> Void) -> (Splice, Splice) {
+        let fromClient = Splice(onRead: onClientRead)
+        let fromServer = Splice(onRead: nil)
+        fromClient.partner = fromServer
+        fromServer.partner = fromClient
+        return (fromClient, fromServer)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        self.partner = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        onRead?()
+        partner?.context?.write(data, promise: nil)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        partner?.context?.flush()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        partner?.context?.close(promise: nil)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        partner?.context?.close(promise: nil)
+        context.close(promise: nil)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let partner, partner.pendingRead {
+            partner.pendingRead = false
+            partner.context?.read()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if partner?.context?.channel.isWritable ?? false {
+            context.read()
+        } else {
+            pendingRead = true
+        }
+    }
+}
