@@ -23,7 +23,9 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         let generation: Int
         /// The task running the call after a hand-over; `nil` while the leader runs it inline.
         var task: Task<Void, Never>?
-        var followers: [Int: CheckedContinuation<SharedResponse, any Error>]
+        /// Each follower's wait; resumed with `nil` never (that value means "the call ended
+        /// before the follower could wait on it", decided in ``follow(_:id:)``).
+        var followers: [Int: CheckedContinuation<SharedResponse?, any Error>]
     }
 
     private struct State {
@@ -98,6 +100,19 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         run: () async throws -> SharedResponse,
         restart: () -> @Sendable () async throws -> SharedResponse
     ) async throws -> SharedResponse {
+        while true {
+            if let response = try await joinOnce(key, run: run, restart: restart) { return response }
+            // The call this caller found ended before it could wait on it: join again.
+        }
+    }
+
+    /// One try at ``join(_:run:restart:)``: `nil` when the call found in flight ended between
+    /// the look and the wait.
+    private func joinOnce(
+        _ key: Key,
+        run: () async throws -> SharedResponse,
+        restart: () -> @Sendable () async throws -> SharedResponse
+    ) async throws -> SharedResponse? {
         let (id, isLeader, watches) = state.withLock { state -> (Int, Bool, [CheckedContinuation<Void, Never>]) in
             state.nextID += 1
             let id = state.nextID
@@ -159,19 +174,29 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     /// Takes an entry in place; `join` calls it to insert a key's entry with one lookup.
     private static func touch(_ entry: inout Entry) {}
 
-    private func follow(_ key: Key, id: Int) async throws -> SharedResponse {
+    /// How a follower's attempt to wait on a call went.
+    private enum FollowOutcome { case waiting, cancelled, ended }
+
+    /// Waits for the call in flight for `key`; `nil` when it ended before this caller could
+    /// wait on it (its leader finished between ``join(_:run:restart:)``'s look and this wait).
+    private func follow(_ key: Key, id: Int) async throws -> SharedResponse? {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let (joined, watches) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    guard !Task.isCancelled, state.entries[key] != nil else { return (false, []) }
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SharedResponse?, any Error>) in
+                let (outcome, watches) = state.withLock { state -> (FollowOutcome, [CheckedContinuation<Void, Never>]) in
+                    if Task.isCancelled { return (.cancelled, []) }
+                    guard state.entries[key] != nil else { return (.ended, []) }
                     state.entries[key]?.followers[id] = continuation
-                    return (true, state.takeSatisfiedWatches())
+                    return (.waiting, state.takeSatisfiedWatches())
                 }
                 for watch in watches { watch.resume() }
-                if !joined { continuation.resume(throwing: CancellationError()) }
+                switch outcome {
+                case .waiting: break
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .ended: continuation.resume(returning: nil)
+                }
             }
         } onCancel: {
-            let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<SharedResponse, any Error>?, Task<Void, Never>?) in
+            let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<SharedResponse?, any Error>?, Task<Void, Never>?) in
                 guard var entry = state.entries[key], let continuation = entry.followers.removeValue(forKey: id) else { return (nil, nil) }
                 if entry.followers.isEmpty, let task = entry.task {
                     state.entries.removeValue(forKey: key)
@@ -186,10 +211,10 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     }
 
     private func finish(_ key: Key, generation: Int, with result: Result<SharedResponse, any Error>) {
-        let followers = state.withLock { state -> [Int: CheckedContinuation<SharedResponse, any Error>] in
+        let followers = state.withLock { state -> [Int: CheckedContinuation<SharedResponse?, any Error>] in
             guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation else { return [:] }
             return state.entries.remove(at: index).value.followers
         }
-        for follower in followers.values { follower.resume(with: result) }
+        for follower in followers.values { follower.resume(with: result.map { Optional($0) }) }
     }
 }
