@@ -7,7 +7,7 @@ import HTTPTypes
 /// It runs before retry and authentication: a hit costs no network and no credential; a miss
 /// or revalidation goes down the chain like any request. Storage failures never fail a
 /// request: the cache is treated as empty.
-struct CacheStage: EscapingNextStage {
+struct CacheStage: Middleware {
     let cache: HTTPCache
     let defaultPolicy: CachePolicy
     let auth: AuthSession?
@@ -18,7 +18,7 @@ struct CacheStage: EscapingNextStage {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        escapingNext next: @escaping Next
+        next: @escaping Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let policy = context.options.cachePolicy ?? defaultPolicy
         guard request.method == .get else {

@@ -9,9 +9,9 @@ public import HTTPTypes
 ///    It may short-circuit (answer without calling `next`) or call `next` more than once.
 /// 2. Built-in stages, in this order: dedup of identical GETs in flight
 ///    (``ClientConfiguration/deduplicatesRequests``), the cache (``ClientConfiguration/cache``),
-///    retry (``ClientConfiguration/retryPolicy``), authentication (``ClientConfiguration/auth``),
-///    and redirects (``ClientConfiguration/redirectPolicy``). The offline queue will sit between
-///    the cache and retry.
+///    the offline queue (``ClientConfiguration/offlineQueue``), retry
+///    (``ClientConfiguration/retryPolicy``), authentication (``ClientConfiguration/auth``), and
+///    redirects (``ClientConfiguration/redirectPolicy``).
 /// 3. **Network middleware** (``ClientConfiguration/networkMiddleware``): runs once per
 ///    attempt, so it sees retries and replays one by one. It must call `next` exactly once;
 ///    the chain throws ``CourierError/Code/invalidRequest`` when it does not.
@@ -38,14 +38,16 @@ public protocol Middleware: Sendable {
     ///   - request: The request so far.
     ///   - body: Its body, if any. Pass a single-use body on at most once.
     ///   - context: Per-call information shared by every step.
-    ///   - next: The rest of the chain.
+    ///   - next: The rest of the chain. It is escaping, so a middleware may keep it for work
+    ///     that outlives the call (the cache's background revalidation does); most never need
+    ///     to, and may declare the parameter as a plain `Next`.
     /// - Returns: The response for this request.
     /// - Throws: Any error; the client reports it as a ``CourierError``.
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        next: Next
+        next: @escaping Next
     ) async throws -> (HTTPResponse, HTTPBody?)
 }
 

@@ -27,19 +27,14 @@ struct MiddlewareChain: Sendable {
         self.entry = next
     }
 
+    /// Links one middleware to the rest of the chain, by one rule for every middleware, built
+    /// in or not; network middleware are held to calling `next` exactly once.
     private static func link(
         _ middleware: any Middleware,
         to next: @escaping Middleware.Next,
         callsNextExactlyOnce: Bool
     ) -> Middleware.Next {
-        // The built-in stages every call goes through are called as their own types: the
-        // call skips the protocol's witness, an async frame of its own on every call.
-        if let stage = middleware as? DedupStage { return directEscaping(stage, to: next) }
-        if let stage = middleware as? any EscapingNextStage { return directEscaping(stage, to: next) }
         guard callsNextExactlyOnce else {
-            if let stage = middleware as? RetryStage { return direct(stage, to: next) }
-            if let stage = middleware as? RedirectStage { return direct(stage, to: next) }
-            if let metrics = middleware as? MetricsMiddleware { return metrics.recordsNothing ? next : direct(metrics, to: next) }
             return { request, body, context in
                 try await middleware.intercept(request, body: body, context: context, next: next)
             }
@@ -66,23 +61,6 @@ struct MiddlewareChain: Sendable {
     }
 }
 
-extension MiddlewareChain {
-    /// Links a middleware of a type known here; specialized for each, so the closure calls
-    /// the type's own `intercept`.
-    private static func direct<Stage: Middleware>(_ stage: Stage, to next: @escaping Middleware.Next) -> Middleware.Next {
-        { request, body, context in
-            try await stage.intercept(request, body: body, context: context, next: next)
-        }
-    }
-
-    /// Links a stage that may keep `next` after it returns, handing it the escaping `next`.
-    private static func directEscaping<Stage: EscapingNextStage>(_ stage: Stage, to next: @escaping Middleware.Next) -> Middleware.Next {
-        { request, body, context in
-            try await stage.intercept(request, body: body, context: context, escapingNext: next)
-        }
-    }
-}
-
 /// Counts how often a network middleware called `next` during one attempt.
 private final class NextCallCounter: Sendable {
     private let calls = Atomic<Int>(0)
@@ -92,22 +70,4 @@ private final class NextCallCounter: Sendable {
 
     /// The calls so far.
     var count: Int { calls.load(ordering: .relaxed) }
-}
-
-/// A built-in stage that may keep `next` after it returns (the cache's background refresh).
-/// The chain hands such a stage an escaping `next`; user middleware never needs one.
-protocol EscapingNextStage: Middleware {
-    func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: RequestContext,
-        escapingNext next: @escaping Next
-    ) async throws -> (HTTPResponse, HTTPBody?)
-}
-
-extension EscapingNextStage {
-    /// The chain always calls the escaping variant; this one exists only to satisfy ``Middleware``.
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
-        throw CourierError(code: .invalidRequest, message: "\(Self.self) runs only inside the client's chain")
-    }
 }

@@ -10,7 +10,7 @@ import HTTPTypes
 /// leaves without disturbing the others; if it was the one running the call, the call is
 /// handed to a new task for those still waiting (one more request to the server, and no
 /// failure for them). When every waiter has left, the call is cancelled.
-struct DedupStage: EscapingNextStage {
+struct DedupStage: Middleware {
     let calls = InFlightCalls<DedupKey>()
     let auth: AuthSession?
     /// The client's credential digest: the cache's when it has one, so the user partition
@@ -21,7 +21,7 @@ struct DedupStage: EscapingNextStage {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext,
-        escapingNext next: @escaping Next
+        next: @escaping Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard request.method == .get, body == nil, context.options.deduplicates else {
             return try await next(request, body, context)

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ReferenceServer
 
 /// `courier bench`: benchmarks in one process, each figure beside its baseline from the same run.
@@ -21,7 +24,24 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time; the diagnostic contenders (courier_ahc_transport_only, courier_ahc_core, raw_ahc_busy_5us … raw_ahc_busy_30us) run only when named here.")
     var contenders: String?
 
+    @Option(help: "Measure throughput against this server in another process (start it with `courier serve --debug-routes`) instead of the embedded one; only the throughput group runs, and its CPU figures are then the client process's alone.")
+    var server: String?
+
+    func validate() throws {
+        guard let server else { return }
+        guard let url = URL(string: server), ["http", "https"].contains(url.scheme), url.host != nil else {
+            throw ValidationError("--server needs an http or https URL, such as http://127.0.0.1:8080")
+        }
+        if let only, only != "throughput" {
+            throw ValidationError("--server measures the throughput group only (the others drive the embedded server directly)")
+        }
+    }
+
     func run() async throws {
+        if let server, let url = URL(string: server) {
+            try await runAgainst(url)
+            return
+        }
         let server = ReferenceServer(configuration: .embedded)
         let url = try await server.start()
         print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
@@ -29,7 +49,10 @@ struct BenchCommand: AsyncParsableCommand {
         do {
             let groups = Set((only ?? "overhead,throughput,retry,auth,cache,queue,websocket,transfer").split(separator: ",").map(String.init))
             if groups.contains("overhead") { try await ChainOverheadBenchmark(calls: quick ? 5_000 : 20_000).run(into: &results) }
-            if groups.contains("throughput") { try await ThroughputBenchmark(baseURL: url, quick: quick, only: contenders.map { Set($0.split(separator: ",").map(String.init)) }).run(into: &results) }
+            if groups.contains("throughput") {
+                results.set("throughput.server", "embedded")
+                try await ThroughputBenchmark(baseURL: url, quick: quick, only: contenders.map { Set($0.split(separator: ",").map(String.init)) }).run(into: &results)
+            }
             if groups.contains("retry") { try await RetryOverheadBenchmark(baseURL: url, total: quick ? 4_000 : 20_000).run(into: &results) }
             if groups.contains("auth") { try await AuthBenchmark(server: server, baseURL: url, concurrentRequests: 1_000).run(into: &results) }
             if groups.contains("cache") {
@@ -44,9 +67,29 @@ struct BenchCommand: AsyncParsableCommand {
             throw error
         }
         await server.stop()
-        if let json {
-            try results.write(to: URL(fileURLWithPath: json))
-            print("results written to \(json)")
+        try write(results)
+    }
+
+    /// The throughput group against a server in another process.
+    private func runAgainst(_ url: URL) async throws {
+        print("benchmarking against \(url.absoluteString), in another process\(quick ? " (quick)" : "")")
+        let probe = URLSession(configuration: .ephemeral)
+        defer { probe.finishTasksAndInvalidate() }
+        let (_, answer) = try await probe.data(from: url.appendingPathComponent("debug/ping"))
+        guard (answer as? HTTPURLResponse)?.statusCode == 200 else {
+            throw ValidationError("\(url.absoluteString)/debug/ping did not answer 200: start the server with `courier serve --debug-routes`")
         }
+        var results = BenchResults()
+        results.set("throughput.server", "external")
+        try await ThroughputBenchmark(
+            baseURL: url, quick: quick, only: contenders.map { Set($0.split(separator: ",").map(String.init)) }, serverInProcess: false
+        ).run(into: &results)
+        try write(results)
+    }
+
+    private func write(_ results: BenchResults) throws {
+        guard let json else { return }
+        try results.write(to: URL(fileURLWithPath: json))
+        print("results written to \(json)")
     }
 }

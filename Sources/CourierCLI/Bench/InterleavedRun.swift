@@ -1,6 +1,11 @@
 /// Runs contenders in turns, round after round, so that a noisy moment of the machine falls
 /// on all of them alike; collects each one's latencies and wall time, and the process's CPU
 /// time and context switches during its batches.
+///
+/// Fair to each contender: every one warms up at the concurrency it is measured at (so each
+/// opens its connections before round 1), and the order of the turns rotates from one round
+/// to the next, so no contender always runs first (on a fresh pool) or last (after the others
+/// warmed the caches, the allocator and the CPU's clock).
 struct InterleavedRun {
     let rounds: Int
     let perRound: Int
@@ -10,11 +15,12 @@ struct InterleavedRun {
 
     func run(_ contenders: [(String, Operation)]) async throws -> [String: LatencySamples] {
         for (_, operation) in contenders {
-            _ = try await Self.measure(operation, count: 100, concurrency: min(4, concurrency))
+            _ = try await Self.measure(operation, count: max(100, 4 * concurrency), concurrency: concurrency)
         }
         var samples = [String: LatencySamples]()
-        for _ in 0..<rounds {
-            for (name, operation) in contenders {
+        for round in 0..<rounds {
+            let shift = contenders.isEmpty ? 0 : round % contenders.count
+            for (name, operation) in contenders[shift...] + contenders[..<shift] {
                 let started = ProcessUsage.now()
                 let (latencies, wall) = try await Self.measure(operation, count: perRound, concurrency: concurrency)
                 samples[name, default: LatencySamples()].add(latencies, wallTime: wall, usage: ProcessUsage.now().since(started))

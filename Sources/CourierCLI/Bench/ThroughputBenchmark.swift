@@ -17,8 +17,9 @@ import NIOHTTP1
 /// the machine falls on all of them alike. Courier runs its default chain.
 ///
 /// Beside requests per second, each contender's figures include the process CPU time and
-/// context switches per request (client, server and kernel together: the server shares the
-/// process and the two cores). `raw_ahc_same_headers` sends the headers Courier's default chain
+/// context switches per request: with the embedded server, client, server and kernel together
+/// (the server shares the process and the two cores); with `--server`, the client process's
+/// alone. `raw_ahc_same_headers` sends the headers Courier's default chain
 /// adds (`Accept`, `User-Agent`, `X-Request-ID`), so the share of the gap that the embedded
 /// server's work on them accounts for can be read off the same run.
 ///
@@ -36,6 +37,8 @@ struct ThroughputBenchmark {
     let quick: Bool
     /// The contenders to run, by name; all of them when `nil`.
     var only: Set<String>? = nil
+    /// Whether the server runs in this process (its work then counts in the CPU figures).
+    var serverInProcess = true
 
     private struct Ping: Decodable, Sendable { var ok: Bool }
 
@@ -67,10 +70,13 @@ struct ThroughputBenchmark {
         )
         let pings = DistinctPings(baseURL: baseURL)
 
+        // What a careful user of each engine writes: one decoder for every call, and the
+        // body's bytes copied into `Data` in one step (as Courier's transport copies them).
+        let decoder = JSONDecoder()
         let rawPing: Operation = {
             let response = try await rawClient.execute(HTTPClientRequest(url: pings.urlString()), timeout: .seconds(30))
             let body = try await response.body.collect(upTo: 1 << 20)
-            _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
+            _ = try decoder.decode(Ping.self, from: Self.data(body))
         }
         let allContenders: [(String, Operation)] = [
             ("raw_ahc", rawPing),
@@ -81,13 +87,13 @@ struct ThroughputBenchmark {
                 request.headers.add(name: "X-Request-ID", value: RequestContext.makeRequestID())
                 let response = try await rawClient.execute(request, timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 1 << 20)
-                _ = try JSONDecoder().decode(Ping.self, from: Data(body.readableBytesView))
+                _ = try decoder.decode(Ping.self, from: Self.data(body))
             }),
             ("courier_ahc", { _ = try await courierAHC.value(for: pings.request(Ping.self)) }),
             ("courier_ahc_bare_chain", { _ = try await courierBare.value(for: pings.request(Ping.self)) }),
             ("raw_urlsession", {
                 let (data, _) = try await session.data(for: URLRequest(url: URL(string: pings.urlString())!))
-                _ = try JSONDecoder().decode(Ping.self, from: data)
+                _ = try decoder.decode(Ping.self, from: data)
             }),
             ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
@@ -124,7 +130,8 @@ struct ThroughputBenchmark {
     ) async throws {
         let run = InterleavedRun(rounds: Self.rounds, perRound: max(concurrency, total / Self.rounds), concurrency: concurrency)
         let samples = try await run.run(contenders)
-        print("\n\(mode) (\(run.perRound * run.rounds) requests each, \(concurrency) in flight)")
+        let cpuScope = serverInProcess ? "client and server" : "client process only"
+        print("\n\(mode) (\(run.perRound * run.rounds) requests each, \(concurrency) in flight; CPU: \(cpuScope))")
         for (name, _) in contenders {
             guard let sample = samples[name] else { continue }
             let prefix = "throughput.\(mode).\(name)"
@@ -173,6 +180,14 @@ struct ThroughputBenchmark {
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
         return configuration
+    }
+
+    /// A buffer's readable bytes as `Data`, copied in one step: the cheapest copy there is.
+    private static func data(_ buffer: ByteBuffer) -> Data {
+        buffer.withUnsafeReadableBytes { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return Data() }
+            return Data(bytes: base, count: bytes.count)
+        }
     }
 
     private static func round3(_ value: Double) -> Double {

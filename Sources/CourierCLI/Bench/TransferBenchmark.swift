@@ -14,11 +14,16 @@ import NIOCore
 /// AsyncHTTPClient with its response body and POSIX writes. Upload: `POST
 /// /debug/upload?digest=none` of the same N-byte file streamed from disk with a
 /// `Content-Length`; Courier with `APIClient.upload(_:)` and `.file(_:)`, raw AsyncHTTPClient
-/// with a stream of buffers read straight from the file. The contenders take turns, round
-/// after round (alternating who goes first), after a warm-up round. Memory is the growth of the process's peak resident
-/// set (`VmHWM`, reset before each transfer) over the resident set before it; the reference
-/// server runs in the same process, so its buffers count too, as its work counts in the CPU
-/// time (user and system) reported beside each wall time. MB is 2^20 bytes.
+/// with a stream of buffers read straight from the file.
+///
+/// Fair to both: Courier runs on raw's own `HTTPClient` (the same pool and event loops); the
+/// contenders take turns, round after round (alternating who goes first), after a warm-up
+/// round; the ratio to raw is the median of the rounds' ratios, beside the whole run's. The
+/// reference server runs in this process, so its work counts in the CPU time (user and
+/// system) reported beside each wall time. Memory is measured apart, one transfer per contender
+/// in a child process of its own (`courier bench-transfer-child`, against this process's
+/// server): the growth of its peak resident set (`VmHWM`) over the resident set before the
+/// transfer, so the figure is the client's alone. MB is 2^20 bytes.
 struct TransferBenchmark {
     let baseURL: URL
     let quick: Bool
@@ -30,8 +35,20 @@ struct TransferBenchmark {
         var transfers = 0
         var seconds = 0.0
         var cpuSeconds = 0.0
-        var peakGrowth = 0
-        var peak = 0
+        /// Each round's rate, MB/s.
+        var roundRates: [Double] = []
+    }
+
+    /// The raw contender's client, which Courier's transport shares.
+    static func makeRawClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// Courier's client for transfers, on `transport`.
+    static func makeClient(baseURL: URL, transport: AsyncHTTPClientTransport) -> APIClient {
+        APIClient(configuration: ClientConfiguration(baseURL: baseURL, timeout: .seconds(600)), transport: transport)
     }
 
     func run(into results: inout BenchResults) async throws {
@@ -43,11 +60,10 @@ struct TransferBenchmark {
         let source = folder.appendingPathComponent("upload.bin")
         try Self.writeFile(source, bytes: bytes)
 
-        var rawConfiguration = HTTPClient.Configuration()
-        rawConfiguration.redirectConfiguration = .disallow
-        let raw = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawConfiguration)
-        let transport = AsyncHTTPClientTransport()
-        let client = APIClient(configuration: ClientConfiguration(baseURL: baseURL, timeout: .seconds(600)), transport: transport)
+        let raw = Self.makeRawClient()
+        // Raw's pool, shared: both contenders transfer over the same connections and loops.
+        let transport = AsyncHTTPClientTransport(client: raw)
+        let client = Self.makeClient(baseURL: baseURL, transport: transport)
         let contenders = TransferContenders(baseURL: baseURL, raw: raw, client: client, folder: folder, source: source, bytes: bytes)
 
         print("\ntransfer (\(bytes >> 20) MB file over loopback, \(rounds) rounds, MB = 2^20 bytes)")
@@ -62,17 +78,12 @@ struct TransferBenchmark {
             record(uploads, kind: "upload", bytes: bytes, into: &results)
             results.set("transfer.bytes", bytes)
             results.set("transfer.rounds", rounds)
-            let all = Array(downloads.values) + Array(uploads.values)
-            results.set("transfer.peak_rss_mb", Self.megabytes(all.map(\.peak).max() ?? 0))
-            results.set("transfer.peak_rss_growth_mb", Self.megabytes(all.map(\.peakGrowth).max() ?? 0))
-            if !quick { try await largeDownload(contenders, into: &results) }
+            try await childMemory(bytes: bytes, into: &results)
         } catch {
             try? await raw.shutdown()
-            try? await transport.shutdown()
             throw error
         }
         try await raw.shutdown()
-        try await transport.shutdown()
     }
 
     /// Runs the contenders in turns, after one warm-up transfer each, and totals each one.
@@ -84,20 +95,16 @@ struct TransferBenchmark {
             // Alternate who goes first, so that neither always runs on the other's leftovers
             // (dirty pages, a warm allocator).
             for (name, operation) in round.isMultiple(of: 2) ? contenders : contenders.reversed() {
-                let before = ResidentMemory.current() ?? 0
-                ResidentMemory.resetPeak()
                 let started = clock.now
                 let cpuStarted = ProcessUsage.now().cpuSeconds
                 try await operation()
-                let elapsed = clock.now - started
+                let seconds = LatencySamples.seconds(clock.now - started)
                 let cpu = ProcessUsage.now().cpuSeconds - cpuStarted
-                let peak = ResidentMemory.peak() ?? before
                 var tally = tallies[name, default: Tally()]
                 tally.transfers += 1
-                tally.seconds += LatencySamples.seconds(elapsed)
+                tally.seconds += seconds
                 tally.cpuSeconds += cpu
-                tally.peakGrowth = max(tally.peakGrowth, peak - before)
-                tally.peak = max(tally.peak, peak)
+                tally.roundRates.append(seconds > 0 ? Double(bytes) / Double(1 << 20) / seconds : 0)
                 tallies[name] = tally
             }
         }
@@ -114,39 +121,70 @@ struct TransferBenchmark {
             results.set("\(prefix).transfers", tally.transfers)
             results.set("\(prefix).seconds", Self.round3(tally.seconds))
             results.set("\(prefix).cpu_seconds", Self.round3(tally.cpuSeconds))
-            results.set("\(prefix).peak_rss_growth_mb", Self.megabytes(tally.peakGrowth))
             print(String(
-                format: "  %@ %-8@ %8.1f MB/s   %d transfers in %.2f s (CPU %.2f s)   peak RSS +%.1f MB",
-                kind as NSString, name as NSString, rate(tally), tally.transfers, tally.seconds, tally.cpuSeconds,
-                Double(tally.peakGrowth) / Double(1 << 20)
+                format: "  %@ %-8@ %8.1f MB/s   %d transfers in %.2f s (CPU %.2f s)",
+                kind as NSString, name as NSString, rate(tally), tally.transfers, tally.seconds, tally.cpuSeconds
             ))
         }
-        guard let courier = tallies["courier"], let raw = tallies["raw_ahc"], rate(raw) > 0 else { return }
-        let ratio = Self.round3(rate(courier) / rate(raw))
+        guard let courier = tallies["courier"], let raw = tallies["raw_ahc"],
+              let ratio = RoundRatios(rate(courier), rate(raw), rounds: zip(courier.roundRates, raw.roundRates))
+        else { return }
         results.set("transfer.\(kind)_mb_per_s", Self.round1(rate(courier)))
-        results.set("transfer.ratio_to_raw.\(kind)", ratio)
-        print("  \(kind) courier / raw_ahc = \(ratio)")
+        results.set("transfer.ratio_to_raw.\(kind)", Self.round3(ratio.median))
+        results.set("transfer.ratio_to_raw.\(kind)_overall", Self.round3(ratio.overall))
+        results.set("transfer.ratio_to_raw.\(kind)_round_min", Self.round3(ratio.lowest))
+        results.set("transfer.ratio_to_raw.\(kind)_round_max", Self.round3(ratio.highest))
+        print(String(
+            format: "  %@ courier / raw_ahc: median of rounds %.3f (%.3f to %.3f over %d rounds), whole run %.3f",
+            kind as NSString, ratio.median, ratio.lowest, ratio.highest, ratio.rounds, ratio.overall
+        ))
     }
 
-    /// One Courier download of 512 MB, for the memory figure the issue names.
-    private func largeDownload(_ contenders: TransferContenders, into results: inout BenchResults) async throws {
-        let bytes = 512 << 20
-        let before = ResidentMemory.current() ?? 0
-        ResidentMemory.resetPeak()
-        let clock = ContinuousClock()
-        let started = clock.now
-        try await contenders.courierDownload(bytes: bytes)
-        let seconds = LatencySamples.seconds(clock.now - started)
-        let growth = max(0, (ResidentMemory.peak() ?? before) - before)
-        results.set("transfer.large_download.bytes", bytes)
-        results.set("transfer.large_download.transfers", 1)
-        results.set("transfer.large_download.seconds", Self.round3(seconds))
-        results.set("transfer.large_download.peak_rss_growth_mb", Self.megabytes(growth))
-        print(String(format: "  large download (512 MB, courier): %.2f s, peak RSS +%.1f MB", seconds, Double(growth) / Double(1 << 20)))
+    /// Each contender's peak memory for one transfer, each in a child process of its own: the
+    /// same size as the rate rounds, and (unless quick) a 512 MB download and upload, whose
+    /// growth the goal bounds (under 32 MB).
+    private func childMemory(bytes: Int, into results: inout BenchResults) async throws {
+        let sizes = quick ? [bytes] : [bytes, 512 << 20]
+        print("  peak RSS growth of one transfer, each contender in a process of its own:")
+        for size in sizes {
+            for kind in ["download", "upload"] {
+                for name in ["raw_ahc", "courier"] {
+                    let growth = try await Self.childPeakGrowth(baseURL: baseURL, contender: name, kind: kind, bytes: size)
+                    let key = size == bytes ? "transfer.\(kind).\(name).peak_rss_growth_mb" : "transfer.large_\(kind).\(name).peak_rss_growth_mb"
+                    results.set(key, Self.megabytes(growth))
+                    print(String(format: "    %4d MB %-8@ %-8@ +%.1f MB", size >> 20, kind as NSString, name as NSString, Double(growth) / Double(1 << 20)))
+                }
+            }
+            if size != bytes { results.set("transfer.large_bytes", size) }
+        }
+    }
+
+    /// Runs `courier bench-transfer-child` and reads the growth it prints.
+    private static func childPeakGrowth(baseURL: URL, contender: String, kind: String, bytes: Int) async throws -> Int {
+        let process = Process()
+        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = [
+            "bench-transfer-child", "--server", baseURL.absoluteString, "--contender", contender, "--kind", kind, "--bytes", String(bytes),
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        let (ended, finish) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { finish.yield($0.terminationStatus); finish.finish() }
+        try process.run()
+        // Waits without holding a thread (the server in this process needs them); the child's
+        // output is one short line, well within the pipe's buffer, so it cannot stall on it.
+        var status: Int32 = -1
+        for await code in ended { status = code }
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let line = String(decoding: printed, as: UTF8.self)
+        guard status == 0, let growth = line.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            throw TransferContenders.Mismatch(description: "bench-transfer-child (\(contender) \(kind)) ended with \(status): \(line)")
+        }
+        return growth
     }
 
     /// Writes `bytes` bytes of a repeating pattern, one MB at a time.
-    private static func writeFile(_ url: URL, bytes: Int) throws {
+    static func writeFile(_ url: URL, bytes: Int) throws {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw TransferContenders.Mismatch(description: "cannot create \(url.path)")
         }
