@@ -34,14 +34,32 @@ struct CacheConformanceFloorTests {
         let report = try await runner.runWithEmbeddedOrigin()
         #expect(report.results.count == runner.selectedTests().count)
 
-        let required = report.tally(.required)
-        let notPassed = report.results.filter { $0.kind == .required && $0.verdict != .pass }
+        // The suite's tests wait real seconds for responses to go stale, and some check a
+        // window of a second or two: a machine stalled that long (a build beside the tests, a
+        // sanitizer) can fail one. A test that did not pass is run once more, 16 at a time
+        // (the rest of the suite is over by then); a regression fails both runs, a stall does
+        // not repeat. The tests Courier does not pass (about 35) make the second run last a
+        // few seconds.
+        var passed = Set(report.results.filter { $0.verdict == .pass }.map(\.id))
+        let again = Set(report.results.filter { $0.verdict != .pass && !Self.deliberateFailures.contains($0.id) }.map(\.id))
+        if !again.isEmpty {
+            var calm = runner
+            calm.concurrency = 16
+            passed.formUnion(try await calm.runWithEmbeddedOrigin(only: again).results.filter { $0.verdict == .pass }.map(\.id))
+        }
+        func count(_ kind: ConformanceTestKind) -> (passed: Int, total: Int) {
+            let ofKind = report.results.filter { $0.kind == kind }
+            return (ofKind.count { passed.contains($0.id) }, ofKind.count)
+        }
+        let summary = ConformanceTestKind.allCases.map { "\($0.rawValue): \(count($0).passed)/\(count($0).total)" }.joined(separator: "  ")
+
+        let notPassed = report.results.filter { $0.kind == .required && !passed.contains($0.id) }
         let unexpected = notPassed.filter { !Self.deliberateFailures.contains($0.id) }.map(\.line)
-        #expect(required.total > 0, "no required test ran")
-        #expect(unexpected.isEmpty, "required \(required.fraction); not passed:\n\(unexpected.joined(separator: "\n"))")
+        #expect(count(.required).total > 0, "no required test ran")
+        #expect(unexpected.isEmpty, "\(summary); not passed, twice:\n\(unexpected.joined(separator: "\n"))")
         // The deliberate ones still run, and still fail for the reason given above.
-        #expect(Set(notPassed.map(\.id)) == Self.deliberateFailures.intersection(report.results.map(\.id)), "\(report.summaryLine)")
-        #expect(report.tally(.optimal).passed >= Self.optimalFloor, "\(report.summaryLine)")
-        #expect(report.tally(.check).passed >= Self.checkFloor, "\(report.summaryLine)")
+        #expect(Set(notPassed.map(\.id)) == Self.deliberateFailures.intersection(report.results.map(\.id)), "\(summary)")
+        #expect(count(.optimal).passed >= Self.optimalFloor, "\(summary)")
+        #expect(count(.check).passed >= Self.checkFloor, "\(summary)")
     }
 }

@@ -40,6 +40,8 @@ final class TCPGate: Sendable {
     let port: Int
     /// Counts reads of bytes a client sent through the gate: a request on the wire.
     let clientReads = EventCounter()
+    /// Reads from the server's side, each of which the gate passes on to the client.
+    let serverReads = EventCounter()
     private let upstreamHost: String
     private let upstreamPort: Int
     private let state: Mutex<State>
@@ -75,6 +77,7 @@ final class TCPGate: Sendable {
         let targetHost = upstreamHost
         let targetPort = upstreamPort
         let clientReads = clientReads
+        let serverReads = serverReads
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] inbound in
@@ -84,7 +87,7 @@ final class TCPGate: Sendable {
                 return ClientBootstrap(group: inbound.eventLoop)
                     .connect(host: targetHost, port: targetPort)
                     .flatMapThrowing { outbound in
-                        let (fromClient, fromServer) = Splice.pair(onClientRead: { clientReads.record() })
+                        let (fromClient, fromServer) = Splice.pair(onClientRead: { clientReads.record() }, onServerRead: { serverReads.record() })
                         try inbound.pipeline.syncOperations.addHandler(fromClient)
                         try outbound.pipeline.syncOperations.addHandler(fromServer)
                     }
@@ -166,9 +169,9 @@ private final class Splice: ChannelDuplexHandler {
     }
 
     /// The two halves: the first goes on the client's connection, the second on the server's.
-    static func pair(onClientRead: @escaping @Sendable () -> Void) -> (Splice, Splice) {
+    static func pair(onClientRead: @escaping @Sendable () -> Void, onServerRead: @escaping @Sendable () -> Void) -> (Splice, Splice) {
         let fromClient = Splice(onRead: onClientRead)
-        let fromServer = Splice(onRead: nil)
+        let fromServer = Splice(onRead: onServerRead)
         fromClient.partner = fromServer
         fromServer.partner = fromClient
         return (fromClient, fromServer)

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the test suite under the thread sanitizer, in a build path of its own (.build-tsan),
+# and fails on any report.
+#
+#   scripts/tsan.sh                      # the whole suite
+#   scripts/tsan.sh --filter Dedup       # extra arguments go to `swift test`
+#
+# Reports the sanitizer cannot be right about are suppressed in scripts/tsan-suppressions.txt,
+# each with the reason and the minimal reproduction that shows it (scripts/tsan-repro/).
+# Not part of CI: a sanitized build takes several minutes on two cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD=.build-tsan
+# Reuse the resolved dependencies of .build, so nothing has to be fetched again.
+if [ ! -e "$BUILD/workspace-state.json" ] && [ -e .build/workspace-state.json ]; then
+    mkdir -p "$BUILD"
+    cp -a .build/workspace-state.json .build/checkouts "$BUILD/"
+    [ ! -d .build/repositories ] || cp -a .build/repositories "$BUILD/"
+fi
+
+export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt halt_on_error=0 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+LOG="$BUILD/tsan.log"
+mkdir -p "$BUILD"
+swift build --build-tests --sanitize=thread --build-path "$BUILD"
+STATUS=0
+swift test --skip-build --sanitize=thread --build-path "$BUILD" "$@" >"$LOG" 2>&1 || STATUS=$?
+REPORTS="$(grep -c "WARNING: ThreadSanitizer" "$LOG" || true)"
+grep -E "Test run with|✘" "$LOG" | tail -n 20 || true
+echo "ThreadSanitizer reports: $REPORTS (log: $LOG)"
+if [ "$REPORTS" -ne 0 ]; then
+    grep -A 12 "WARNING: ThreadSanitizer" "$LOG" | head -n 80
+    exit 1
+fi
+exit "$STATUS"
