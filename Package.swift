@@ -180,6 +180,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift6
@@ -187,3 +189,32 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, declared only when COURIER_FUZZ is set, so the normal build never sees
+// them: `scripts/fuzz.sh TARGET SECONDS` builds and runs one (see its header). They live in
+// this package so that they can reach `package` symbols. `-parse-as-library` because a
+// fuzz target has no top-level code: libFuzzer drives it (see Fuzz/CourierFuzzSupport).
+if Context.environment["COURIER_FUZZ"] != nil {
+    let fuzzSettings: [SwiftSetting] = strictSwift6 + [.unsafeFlags(["-parse-as-library"])]
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzCacheControl", ["Courier"]),
+        ("FuzzRetryAfter", ["Courier"]),
+        ("FuzzHTTPDate", ["Courier"]),
+        ("FuzzServerSentEvents", ["Courier", "CourierWebSocket"]),
+        ("FuzzMultipart", ["ReferenceServer"]),
+        ("FuzzRadarUpdate", ["RadarCore"]),
+        ("FuzzCachePayload", ["Courier", "CourierSQLite", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        ("FuzzQueueRow", ["Courier", "CourierSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
+        ("FuzzRequestTarget", ["Courier"]),
+    ]
+    package.targets.append(.target(name: "CourierFuzzSupport", path: "Fuzz/CourierFuzzSupport"))
+    for fuzzTarget in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: fuzzTarget.name,
+            dependencies: ["CourierFuzzSupport"] + fuzzTarget.dependencies,
+            path: "Fuzz/\(fuzzTarget.name)",
+            swiftSettings: fuzzSettings
+        ))
+        package.products.append(.executable(name: fuzzTarget.name, targets: [fuzzTarget.name]))
+    }
+}

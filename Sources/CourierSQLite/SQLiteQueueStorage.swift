@@ -1,6 +1,6 @@
 public import Courier
 public import Foundation
-import GRDB
+package import GRDB
 import Synchronization
 
 /// Keeps the offline queue's writes in a SQLite database, durably: WAL mode with
@@ -101,7 +101,9 @@ public final class SQLiteQueueStorage: QueueStorage {
         }
     }
 
-    private static func item(from row: Row) -> QueuedRequest? {
+    /// One stored item, or `nil` for a row that cannot be read. `package` for the fuzz target
+    /// Fuzz/FuzzQueueRow.
+    package static func item(from row: Row) -> QueuedRequest? {
         // Every column is read leniently: a value of the wrong type (a damaged or edited file)
         // reads as missing rather than stopping the process in GRDB's conversion.
         guard let id: String = value(row, "id"), let queue: String = value(row, "queue"), let method: String = value(row, "method"),

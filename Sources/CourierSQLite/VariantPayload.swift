@@ -1,5 +1,5 @@
-import Courier
-import Foundation
+package import Courier
+package import Foundation
 
 /// What one row's payload holds before it is sealed: the plain cache key and the response.
 ///
@@ -20,17 +20,17 @@ import Foundation
 /// | body | `UInt64` length, then the bytes |
 ///
 /// Bodies are kept as they are (no base64), so a 1 MB image costs 1 MB and a few bytes.
-struct VariantPayload: Sendable, Hashable {
+package struct VariantPayload: Sendable, Hashable {
     /// The encoding's version; a payload of another version does not decode.
     static let formatVersion: UInt8 = 1
 
     /// The key the response was stored under.
     var key: CacheKey
     /// The response.
-    var response: CachedResponse
+    package var response: CachedResponse
 
     /// The binary encoding.
-    func encoded() -> Data {
+    package func encoded() -> Data {
         var data = Data()
         data.reserveCapacity(response.body.count + 256)
         data.append(Self.formatVersion)
@@ -69,7 +69,7 @@ struct VariantPayload: Sendable, Hashable {
 
     /// Decodes a payload made by ``encoded()``.
     /// - Throws: ``PayloadReader/Malformed`` when the bytes are not such a payload.
-    init(decoding data: Data) throws {
+    package init(decoding data: Data) throws {
         var reader = PayloadReader(data)
         guard try reader.readInteger(UInt8.self) == Self.formatVersion else { throw PayloadReader.Malformed() }
         key = CacheKey(method: try reader.readString(), url: try reader.readString(), partition: try reader.readString())

@@ -4,9 +4,9 @@ import Foundation
 /// strictly: every delimiter must be `CRLF--boundary`, every part needs a
 /// `Content-Disposition: form-data` with a name, and the body must end with the close
 /// delimiter. It exists to check what clients send, so it says what is wrong.
-struct MultipartFormReader: Sendable {
+package struct MultipartFormReader: Sendable {
     /// One part of a form.
-    struct Part: Sendable {
+    package struct Part: Sendable {
         var name: String
         var filename: String?
         var contentType: String?
@@ -20,8 +20,13 @@ struct MultipartFormReader: Sendable {
 
     let boundary: String
 
+    /// Makes a reader for the parts between delimiters made of `boundary`.
+    package init(boundary: String) {
+        self.boundary = boundary
+    }
+
     /// The boundary parameter of a `multipart/form-data` content type, unquoted.
-    static func boundary(in contentType: String) -> String? {
+    package static func boundary(in contentType: String) -> String? {
         let fields = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard fields.first?.lowercased() == "multipart/form-data" else { return nil }
         for field in fields.dropFirst() {
@@ -35,7 +40,7 @@ struct MultipartFormReader: Sendable {
 
     /// The parts of `body`, in order.
     /// - Throws: ``Malformed`` with the reason.
-    func parts(of body: [UInt8]) throws -> [Part] {
+    package func parts(of body: [UInt8]) throws -> [Part] {
         let dashBoundary = Array("--\(boundary)".utf8)
         let delimiter = Array("\r\n--\(boundary)".utf8)
         // The first delimiter may open the body or follow a preamble.
