@@ -83,8 +83,7 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         complete(.failure(tooLarge("it grew past the limit as it arrived")))
         // swift-corelibs-foundation ignores a cancel from inside this callback; from another
         // queue it stops the transfer.
-        let task = UncheckedTask(dataTask)
-        DispatchQueue.global().async { task.cancel() }
+        DispatchQueue.global().async { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -113,14 +112,4 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         completionHandler(nil)
     }
-}
-
-/// A task handed to another queue only to be cancelled, which URLSession allows from any thread.
-///
-/// `@unchecked Sendable`: `cancel()` is thread-safe by URLSession's contract, and it is the
-/// only thing done with the task; no lock is needed for that.
-private struct UncheckedTask: @unchecked Sendable {
-    let task: URLSessionTask
-    init(_ task: URLSessionTask) { self.task = task }
-    func cancel() { task.cancel() }
 }

@@ -101,8 +101,8 @@ public actor OfflineQueue {
     /// How many callers wait for a round (for tests).
     var roundWaiterCount: Int { roundWaiters.count }
     /// Tests waiting in ``waitUntil(_:)``, by id; always empty outside tests.
-    private var conditionWatches: [Int: (condition: TestCondition, continuation: CheckedContinuation<Void, Never>)] = [:]
-    private var nextConditionWatch = 0
+    var conditionWatches: [Int: (condition: TestCondition, continuation: CheckedContinuation<Void, Never>)] = [:]
+    var nextConditionWatch = 0
     private var wakeup: Task<Void, Never>?
     private var wakeupAt: Date?
     private var connectivityWatch: Task<Void, Never>?
@@ -496,78 +496,5 @@ public actor OfflineQueue {
             do { try await clock.sleep(until: deadline) } catch { return }
             await self?.run(force: false)
         }
-    }
-
-    private static func statusText(_ outcome: QueueDecision.Outcome) -> String {
-        switch outcome {
-        case .answered(let status): "the server answered \(status)"
-        case .failed(let code): "\(code)"
-        }
-    }
-
-    // MARK: - Test hooks
-
-    /// What a test may wait for with ``waitUntil(_:)``.
-    enum TestCondition: Sendable {
-        /// A client has attached the queue and its start-up round is over (``isAttached``).
-        case attached
-        /// At least this many callers wait for a round of their own (``roundWaiterCount``).
-        case roundWaiters(atLeast: Int)
-    }
-
-    private func holds(_ condition: TestCondition) -> Bool {
-        switch condition {
-        case .attached: hasDeliveredStartupRound
-        case .roundWaiters(let count): roundWaiters.count >= count
-        }
-    }
-
-    /// Returns once `condition` holds, or at once when the calling task is cancelled (for
-    /// tests: they wait on the queue's state instead of polling it).
-    func waitUntil(_ condition: TestCondition) async {
-        nextConditionWatch += 1
-        let id = nextConditionWatch
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if Task.isCancelled || holds(condition) {
-                    continuation.resume()
-                } else {
-                    conditionWatches[id] = (condition, continuation)
-                }
-            }
-        } onCancel: {
-            Task { await self.endConditionWatch(id) }
-        }
-    }
-
-    private func endConditionWatch(_ id: Int) {
-        conditionWatches.removeValue(forKey: id)?.continuation.resume()
-    }
-
-    /// Resumes the tests whose condition now holds.
-    private func resumeConditionWatches() {
-        guard !conditionWatches.isEmpty else { return }
-        for (id, watch) in conditionWatches where holds(watch.condition) {
-            conditionWatches.removeValue(forKey: id)
-            watch.continuation.resume()
-        }
-    }
-
-    static func httpRequest(for item: QueuedRequest) throws -> HTTPRequest {
-        guard let components = URLComponents(string: item.url), let scheme = components.scheme, let host = components.host else {
-            throw CourierError(code: .invalidRequest, message: "the queued URL is not absolute")
-        }
-        var fields = HTTPFields()
-        for field in item.fields { if let name = HTTPField.Name(field.name) { fields.append(HTTPField(name: name, value: field.value)) } }
-        fields[.idempotencyKey] = item.idempotencyKey
-        let authority = components.port.map { "\(host):\($0)" } ?? host
-        let path = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath) + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-        return HTTPRequest(method: HTTPRequest.Method(item.method) ?? .post, scheme: scheme, authority: authority, path: path, headerFields: fields)
-    }
-
-    private static func context(for item: QueuedRequest) -> RequestContext {
-        var options = RequestOptions(timeout: .seconds(60), invalidates: item.invalidates)
-        options.bodyIsPersonalData = item.bodyIsPersonalData
-        return RequestContext(endpoint: "offline.replay", options: options)
     }
 }
