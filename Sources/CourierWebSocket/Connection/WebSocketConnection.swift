@@ -81,19 +81,41 @@ public final class WebSocketConnection: Sendable {
 
     /// The state now, then every change, until (and including) `closed`.
     ///
-    /// Each call makes a new stream; any number may be read at once.
+    /// Each call makes a new stream; any number may be read at once. A stream whose reader
+    /// stops (its task cancelled, or the stream dropped) is forgotten at once; a reader that
+    /// falls behind gets the newest ``stateBufferLimit`` states, `closed` always last.
     public func stateChanges() -> AsyncStream<WebSocketState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: WebSocketState.self, bufferingPolicy: .unbounded)
-        shared.withLock { shared in
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: WebSocketState.self,
+            bufferingPolicy: .bufferingNewest(Self.stateBufferLimit)
+        )
+        let id: Int? = shared.withLock { shared in
             continuation.yield(shared.published)
             if shared.published.isClosed {
                 continuation.finish()
-            } else {
-                shared.nextSubscriberID += 1
-                shared.subscribers[shared.nextSubscriberID] = continuation
+                return nil
+            }
+            shared.nextSubscriberID += 1
+            shared.subscribers[shared.nextSubscriberID] = continuation
+            return shared.nextSubscriberID
+        }
+        if let id {
+            // Set outside the lock: it runs at once if the stream has already ended. `.finished`
+            // comes from `apply`, which finishes subscribers under the lock and removes them itself.
+            continuation.onTermination = { [weak self] termination in
+                guard case .cancelled = termination else { return }
+                _ = self?.shared.withLock { $0.subscribers.removeValue(forKey: id) }
             }
         }
         return stream
+    }
+
+    /// How many states a ``stateChanges()`` stream keeps for a reader that falls behind.
+    public static let stateBufferLimit = 64
+
+    /// How many ``stateChanges()`` streams are still fed (for tests).
+    var stateSubscriberCount: Int {
+        shared.withLock { $0.subscribers.count }
     }
 
     /// The messages received, in order, across reconnects; ends when the connection closes.
