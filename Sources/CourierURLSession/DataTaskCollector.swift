@@ -5,21 +5,36 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// Gathers one data task's body as it arrives, within a byte limit, and hands back the
-/// outcome once; declines redirects.
+/// What a data task hands back once its head has arrived.
+enum TaskOutcome: Sendable {
+    /// The whole body, gathered before the call returns: a small body of known length, or none.
+    case whole(Data, URLResponse)
+    /// The head; the body streams in as it arrives.
+    case streaming(URLResponse, ResponseStream)
+}
+
+/// Receives one data task's callbacks: hands back its head once, then gathers or streams its
+/// body within a byte limit; declines redirects.
 ///
 /// A body whose `Content-Length` is past the limit is refused with its head, before any of it
-/// is read; one that grows past the limit as it arrives stops there. Either way the caller
-/// gets ``Courier/CourierError/Code/responseTooLarge`` and at most `limit` bytes were held.
+/// is read. A body of known length up to ``URLSessionTransport/eagerBodyLimit`` is gathered
+/// whole before the head is handed back (one hand-over for a typical JSON answer); any other
+/// body is handed on as a ``ResponseStream`` as soon as the head is there. Either way a body
+/// that grows past the limit stops there with ``Courier/CourierError/Code/responseTooLarge``,
+/// and at most `limit` bytes were held.
 ///
 /// `Sendable` without `@unchecked`: a `final class` whose mutable state sits in a `Mutex`.
 final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
-    typealias Outcome = Result<(Data, URLResponse), any Error>
+    typealias Outcome = Result<TaskOutcome, any Error>
 
     private struct State {
         var data = Data()
         var response: URLResponse?
         var finish: (@Sendable (Outcome) -> Void)?
+        /// The body, once it streams.
+        var stream: ResponseStream?
+        /// Runs once when the task completes (removes its deadline).
+        var onEnd: (@Sendable () -> Void)?
     }
 
     private let state: Mutex<State>
@@ -33,12 +48,17 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
     /// - Parameters:
     ///   - limit: The most body bytes held.
     ///   - trustFailures: Where TLS refusals are recorded.
-    ///   - finish: Called once, with the body and response or the failure.
+    ///   - finish: Called once, with the head (and whole body) or the failure.
     init(limit: Int?, trustFailures: ServerTrustFailureLog?, finish: @escaping @Sendable (Outcome) -> Void) {
         self.limit = limit
         self.trustFailures = trustFailures
         self.state = Mutex(State(finish: finish))
         super.init()
+    }
+
+    /// Sets what runs once when the task completes; call before the task is resumed.
+    func onEnd(_ action: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onEnd = action }
     }
 
     /// Hands on the outcome, the first time only.
@@ -48,6 +68,17 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
             return state.finish
         }
         finish?(outcome)
+    }
+
+    /// The deadline passed: the call, or its body if it already streams, fails with `error`,
+    /// and the task is cancelled.
+    func expire(_ task: URLSessionTask, with error: CourierError) {
+        if let stream = state.withLock({ $0.stream }) {
+            stream.abort(error)
+        } else {
+            complete(.failure(error))
+            task.cancel()
+        }
     }
 
     private func tooLarge(_ detail: String) -> CourierError {
@@ -63,36 +94,67 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         // A HEAD's, a 204's or a 304's Content-Length describes a body that does not come.
         let hasNoBody = dataTask.originalRequest?.httpMethod == "HEAD"
             || [204, 304].contains((response as? HTTPURLResponse)?.statusCode ?? 0)
-        if let limit, !hasNoBody, response.expectedContentLength > Int64(limit) {
-            complete(.failure(tooLarge("Content-Length \(response.expectedContentLength)")))
+        let length = response.expectedContentLength
+        if let limit, !hasNoBody, length > Int64(limit) {
+            complete(.failure(tooLarge("Content-Length \(length)")))
             completionHandler(.cancel)
             return
         }
-        state.withLock { $0.response = response }
+        let gathers = hasNoBody || (length >= 0 && length <= Int64(URLSessionTransport.eagerBodyLimit))
+        if gathers {
+            state.withLock { $0.response = response }
+        } else {
+            let stream = ResponseStream(task: dataTask, limit: limit)
+            state.withLock { $0.stream = stream }
+            complete(.success(.streaming(response, stream)))
+        }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let exceeded = state.withLock { state -> Bool in
-            guard state.finish != nil else { return false }
-            if let limit, state.data.count + data.count > limit { return true }
+        enum Step { case none, streamed(ResponseStream), exceeded }
+        let step = state.withLock { state -> Step in
+            if let stream = state.stream { return .streamed(stream) }
+            guard state.finish != nil else { return .none }
+            if let limit, state.data.count + data.count > limit { return .exceeded }
             state.data.append(data)
-            return false
+            return .none
         }
-        guard exceeded else { return }
-        complete(.failure(tooLarge("it grew past the limit as it arrived")))
-        // swift-corelibs-foundation ignores a cancel from inside this callback; from another
-        // queue it stops the transfer.
-        DispatchQueue.global().async { dataTask.cancel() }
+        switch step {
+        case .none:
+            return
+        case .streamed(let stream):
+            if !stream.append(data) { cancelFromAnotherQueue(dataTask) }
+        case .exceeded:
+            complete(.failure(tooLarge("it grew past the limit as it arrived")))
+            cancelFromAnotherQueue(dataTask)
+        }
+    }
+
+    /// swift-corelibs-foundation ignores a cancel from inside a data callback; from another
+    /// queue it stops the transfer.
+    private func cancelFromAnotherQueue(_ task: URLSessionDataTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let failure = trustFailures?.take(forTask: task.taskIdentifier) {
-            complete(.failure(failure))
+        let (stream, onEnd) = state.withLock { state in
+            defer { state.onEnd = nil }
+            return (state.stream, state.onEnd)
+        }
+        onEnd?()
+        let failure: (any Error)?
+        if let trustFailure = trustFailures?.take(forTask: task.taskIdentifier) {
+            failure = trustFailure
+        } else {
+            failure = error.map(URLErrorMapping.map)
+        }
+        if let stream {
+            stream.finish(failure)
             return
         }
-        if let error {
-            complete(.failure(URLErrorMapping.map(error)))
+        if let failure {
+            complete(.failure(failure))
             return
         }
         let (data, response) = state.withLock { ($0.data, $0.response ?? task.response) }
@@ -100,7 +162,7 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
             complete(.failure(CourierError(code: .invalidResponse, message: "URLSession returned no response")))
             return
         }
-        complete(.success((data, response)))
+        complete(.success(.whole(data, response)))
     }
 
     func urlSession(

@@ -5,13 +5,16 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// Runs one data task, cancelling it when the calling task is cancelled.
+/// Runs one data task, cancelling it when the calling task is cancelled or its deadline passes.
 ///
-/// The body is gathered by a ``DataTaskCollector`` as it arrives, within the call's
-/// ``Courier/RequestOptions/maxResponseBytes``: routed to it by the transport's own
-/// ``SessionDelegate``, or, for an injected session on Apple platforms, as the task's delegate.
-/// swift-corelibs-foundation calls no task delegate for data, so an injected session on Linux
-/// gets a completion handler, and the limit is checked when the whole body is there.
+/// The head comes back through a ``DataTaskCollector`` (routed to it by the transport's own
+/// ``SessionDelegate``, or, for an injected session on Apple platforms, as the task's
+/// delegate), with the body gathered or streaming within the call's
+/// ``Courier/RequestOptions/maxResponseBytes``. swift-corelibs-foundation calls no task
+/// delegate for data, so an injected session on Linux gets a completion handler: the body
+/// comes whole, and the limit is checked when it is all there.
+///
+/// The deadline goes to the transport's ``DeadlineTimer``: no task or timer of its own.
 ///
 /// The start-versus-cancel race is closed by a small state machine behind a `Mutex`:
 /// a cancellation that arrives before the task starts marks the state, and the task is then
@@ -23,19 +26,23 @@ enum DataTaskRunner {
     ///   - session: The session that runs it.
     ///   - router: The session's delegate, when the transport made the session.
     ///   - limit: The most body bytes to hold, or `nil`.
+    ///   - deadline: When the whole exchange, body included, must be over; `nil` for none.
+    ///   - deadlines: The transport's timer for deadlines.
     ///   - redirects: The task delegate that hands redirects back instead of following them.
     ///   - trustFailures: Where the session's trust evaluator records why it refused a server;
     ///     such a failure replaces the `URLError.cancelled` URLSession reports.
-    /// - Returns: The body and the response.
+    /// - Returns: The head, with the body whole or streaming.
     /// - Throws: A ``Courier/CourierError``.
     static func run(
         _ request: URLRequest,
         in session: URLSession,
         router: SessionDelegate?,
         limit: Int?,
+        deadline: ContinuousClock.Instant?,
+        deadlines: DeadlineTimer,
         redirects: RedirectRefuser,
         trustFailures: ServerTrustFailureLog? = nil
-    ) async throws -> (Data, URLResponse) {
+    ) async throws -> TaskOutcome {
         let state = TaskState()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -53,24 +60,36 @@ enum DataTaskRunner {
                     } else {
                         task.delegate = collector
                     }
+                    if let deadline {
+                        let token = deadlines.add(deadline) { [task] in collector.expire(task, with: timedOut()) }
+                        collector.onEnd { deadlines.remove(token) }
+                    }
                 } else {
+                    let once = Once(continuation)
+                    let token = deadline.map { deadline in
+                        deadlines.add(deadline) { [once] in
+                            once.resume(throwing: timedOut())
+                            state.cancel()
+                        }
+                    }
                     task = session.dataTask(with: request) { data, response, error in
+                        if let token { deadlines.remove(token) }
                         let trustFailure = state.taskIdentifier.flatMap { trustFailures?.take(forTask: $0) }
                         if let trustFailure {
-                            continuation.resume(throwing: trustFailure)
+                            once.resume(throwing: trustFailure)
                         } else if let error {
-                            continuation.resume(throwing: URLErrorMapping.map(error))
+                            once.resume(throwing: URLErrorMapping.map(error))
                         } else if let response {
                             let body = data ?? Data()
                             if let limit, body.count > limit {
-                                continuation.resume(throwing: CourierError(
+                                once.resume(throwing: CourierError(
                                     code: .responseTooLarge, message: "the response body is larger than the limit of \(limit) bytes"
                                 ))
                             } else {
-                                continuation.resume(returning: (body, response))
+                                once.resume(returning: .whole(body, response))
                             }
                         } else {
-                            continuation.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
+                            once.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
                         }
                     }
                     task.delegate = redirects
@@ -84,6 +103,37 @@ enum DataTaskRunner {
             }
         } onCancel: {
             state.cancel()
+        }
+    }
+
+    static func timedOut() -> CourierError {
+        CourierError(code: .timedOut, message: "the request did not finish before its deadline")
+    }
+}
+
+/// A continuation resumed at most once, by whichever of the completion handler and the
+/// deadline comes first.
+///
+/// A `final class` whose only state sits in a `Mutex`, which makes it `Sendable`.
+private final class Once: Sendable {
+    private let continuation: Mutex<CheckedContinuation<TaskOutcome, any Error>?>
+
+    init(_ continuation: CheckedContinuation<TaskOutcome, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(returning value: TaskOutcome) {
+        take()?.resume(returning: value)
+    }
+
+    func resume(throwing error: any Error) {
+        take()?.resume(throwing: error)
+    }
+
+    private func take() -> CheckedContinuation<TaskOutcome, any Error>? {
+        continuation.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
         }
     }
 }

@@ -15,17 +15,28 @@ import Security
 ///
 /// The transport makes its own session (``init(configuration:)``), or uses one you inject
 /// (``init(session:)``), so tests can register `URLProtocol` classes and apps can share their
-/// configuration. Response bodies are gathered as they arrive and handed on whole; the
-/// call's ``Courier/RequestOptions/maxResponseBytes`` applies as bytes arrive (a
-/// `Content-Length` past it is refused before the body is read), failing with
+/// configuration.
+///
+/// ## Bodies
+/// A response body of known length up to ``eagerBodyLimit`` is gathered before
+/// ``send(_:body:context:)`` returns. Any other body streams: the returned
+/// ``Courier/HTTPBody`` yields chunks as URLSession delivers them, so a download to a file
+/// keeps memory flat and its progress moves as bytes arrive. On Apple platforms a reader that
+/// falls more than 1 MiB behind suspends the task until it catches up; swift-corelibs-foundation
+/// traps when a running task is suspended, so on Linux the unread chunks are held. A body
+/// released before it was read to the end cancels its task. The call's
+/// ``Courier/RequestOptions/maxResponseBytes`` applies as bytes arrive (a `Content-Length`
+/// past it is refused before the body is read), failing with
 /// ``Courier/CourierError/Code/responseTooLarge`` with at most that many bytes held. On Linux
 /// this needs the transport's own session: swift-corelibs-foundation gives data callbacks
 /// only to a session's delegate, so with an injected session there the body is read whole
 /// before the limit is checked. Streamed request bodies are gathered in memory first; use
 /// `AsyncHTTPClientTransport` where bodies must stream.
 ///
-/// The per-attempt deadline bounds the whole exchange (URLSession's own `timeoutInterval`
-/// is only an idle timeout). Cancelling the calling task cancels the data task.
+/// The per-attempt deadline bounds the whole exchange, body included (URLSession's own
+/// `timeoutInterval` is only an idle timeout): one timer per transport, armed for the
+/// earliest deadline, cancels a task whose deadline passed, with no task or timer per
+/// request. Cancelling the calling task, or the task reading the body, cancels the data task.
 ///
 /// On Linux, swift-corelibs-foundation's URLSession is slower than AsyncHTTPClient and has
 /// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there.
@@ -58,6 +69,8 @@ public final class URLSessionTransport: Transport {
     private let trustFailures: ServerTrustFailureLog?
     /// Declines redirects on every task.
     private let redirects = RedirectRefuser()
+    /// Times every task's attempt deadline, on one timer.
+    let deadlines = DeadlineTimer()
     /// The delegate of a session the transport made, which routes each task's data; `nil` for
     /// an injected session.
     private let router: SessionDelegate?
@@ -164,15 +177,43 @@ public final class URLSessionTransport: Transport {
         }
         let deadline = context.attemptDeadline
         if let deadline {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            urlRequest.timeoutInterval = max(0.001, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
+            // The transport's timer enforces the deadline exactly. URLSession's idle timeout is
+            // set past it: swift-corelibs-foundation truncates `timeoutInterval` to whole
+            // seconds, and fails a task at once when that makes it 0.
+            urlRequest.timeoutInterval = Self.idleTimeout(forRemaining: ContinuousClock.now.duration(to: deadline))
         }
-        let limit = context.options.maxResponseBytes
-        let (data, urlResponse) = try await withDeadline(deadline) { [session, urlRequest, trustFailures, redirects, router] in
-            try await DataTaskRunner.run(urlRequest, in: session, router: router, limit: limit, redirects: redirects, trustFailures: trustFailures)
+        let outcome = try await DataTaskRunner.run(
+            urlRequest,
+            in: session,
+            router: router,
+            limit: context.options.maxResponseBytes,
+            deadline: deadline,
+            deadlines: deadlines,
+            redirects: redirects,
+            trustFailures: trustFailures
+        )
+        switch outcome {
+        case .whole(let data, let urlResponse):
+            return try Self.makeResponse(data: data, urlResponse: urlResponse, method: request.method)
+        case .streaming(let urlResponse, let stream):
+            let body = StreamedResponseChunks(stream)
+            let (head, _) = try Self.makeResponse(data: Data(), urlResponse: urlResponse, method: request.method)
+            let length = head.headerFields[.contentEncoding] == nil && urlResponse.expectedContentLength >= 0
+                ? HTTPBody.Length.known(urlResponse.expectedContentLength)
+                : .unknown
+            return (head, HTTPBody(body, length: length, iterationBehavior: .single))
         }
-        return try Self.makeResponse(data: data, urlResponse: urlResponse, method: request.method)
     }
+
+    /// URLSession's idle timeout for an attempt with `remaining` left before its deadline: whole
+    /// seconds, at least one past the deadline, so that the transport's timer ends the attempt.
+    static func idleTimeout(forRemaining remaining: Duration) -> TimeInterval {
+        TimeInterval(max(0, remaining.components.seconds) + 2)
+    }
+
+    /// Response bodies of a known length up to this many bytes are read before
+    /// ``send(_:body:context:)`` returns; longer ones, and those of unknown length, stream.
+    public static let eagerBodyLimit = 64 << 10
 
     // MARK: - Conversions
 
@@ -205,25 +246,5 @@ public final class URLSessionTransport: Transport {
             return (head, nil)
         }
         return (head, HTTPBody(data))
-    }
-
-    /// Runs `operation`, throwing ``Courier/CourierError/Code/timedOut`` if the deadline passes first.
-    private func withDeadline<T: Sendable>(
-        _ deadline: ContinuousClock.Instant?,
-        _ operation: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        guard let deadline else { return try await operation() }
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                throw CourierError(code: .timedOut, message: "the request did not finish before its deadline")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else {
-                throw CourierError(code: .transportFailed, message: "the request produced no result")
-            }
-            return first
-        }
     }
 }

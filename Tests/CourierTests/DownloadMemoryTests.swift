@@ -28,7 +28,7 @@ struct DownloadMemoryTests {
             #expect(try await waitForExit(child, limit: .seconds(180)) == 0)
             let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let numbers = report.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-            try #require(numbers.count == 2, "unexpected report: \(report)")
+            try #require(numbers.count == 4, "unexpected report: \(report)")
             #expect(numbers[0] == Self.size)
             #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int == Self.size)
             #expect(numbers[1] < Self.allowedGrowth, "resident memory grew by \(numbers[1] >> 10) KiB during a \(Self.size >> 20) MiB download")

@@ -1,0 +1,53 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A loopback server that answers every request with a head promising more body than it
+/// sends: the head, the first bytes, then silence, with the connection held open. A client
+/// reading the body waits for bytes that never come, which is how a deadline that passes
+/// mid-body is tested without a timed sleep on either side.
+///
+/// Binds `127.0.0.1:0`; ``stop()`` closes it and every connection.
+final class StallingServer: Sendable {
+    /// The bytes sent after the head.
+    static let sentBytes = 4 << 10
+    /// The `Content-Length` the head declares.
+    static let declaredBytes = 1 << 20
+
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    /// `http://127.0.0.1:PORT`.
+    let url: URL
+
+    init() async throws {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            channel = try await ServerBootstrap(group: group)
+                .childChannelInitializer { channel in channel.pipeline.addHandler(Answer()) }
+                .bind(host: "127.0.0.1", port: 0)
+                .get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        url = URL(string: "http://127.0.0.1:\(channel.localAddress?.port ?? 0)")!
+    }
+
+    func stop() async {
+        try? await channel.close()
+        try? await group.shutdownGracefully()
+    }
+
+    /// Writes the head and the first bytes once the request's first bytes arrive.
+    private final class Answer: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(StallingServer.declaredBytes)\r\n\r\n"
+            var buffer = context.channel.allocator.buffer(capacity: head.utf8.count + StallingServer.sentBytes)
+            buffer.writeString(head)
+            buffer.writeRepeatingByte(0x61, count: StallingServer.sentBytes)
+            context.writeAndFlush(NIOAny(buffer), promise: nil)
+        }
+    }
+}
