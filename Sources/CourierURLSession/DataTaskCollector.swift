@@ -43,15 +43,24 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
     /// Where the session's trust evaluator records refusals; such a failure replaces the
     /// cancellation URLSession reports.
     let trustFailures: ServerTrustFailureLog?
+    /// Told the running total of body bytes sent, for an upload from a file.
+    let sentBytes: (@Sendable (Int64) -> Void)?
 
     /// Makes a collector.
     /// - Parameters:
     ///   - limit: The most body bytes held.
     ///   - trustFailures: Where TLS refusals are recorded.
+    ///   - sentBytes: Told the running total of body bytes sent.
     ///   - finish: Called once, with the head (and whole body) or the failure.
-    init(limit: Int?, trustFailures: ServerTrustFailureLog?, finish: @escaping @Sendable (Outcome) -> Void) {
+    init(
+        limit: Int?,
+        trustFailures: ServerTrustFailureLog?,
+        sentBytes: (@Sendable (Int64) -> Void)? = nil,
+        finish: @escaping @Sendable (Outcome) -> Void
+    ) {
         self.limit = limit
         self.trustFailures = trustFailures
+        self.sentBytes = sentBytes
         self.state = Mutex(State(finish: finish))
         super.init()
     }
@@ -135,6 +144,16 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
     /// queue it stops the transfer.
     private func cancelFromAnotherQueue(_ task: URLSessionDataTask) {
         DispatchQueue.global().async { task.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        sentBytes?(totalBytesSent)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -23,6 +23,8 @@ enum DataTaskRunner {
     /// Runs the request.
     /// - Parameters:
     ///   - request: The request.
+    ///   - file: The file to upload as the body, from disk; `nil` when the body, if any, is in
+    ///     the request.
     ///   - session: The session that runs it.
     ///   - router: The session's delegate, when the transport made the session.
     ///   - limit: The most body bytes to hold, or `nil`.
@@ -35,6 +37,7 @@ enum DataTaskRunner {
     /// - Throws: A ``Courier/CourierError``.
     static func run(
         _ request: URLRequest,
+        uploading file: HTTPBody.FileSource? = nil,
         in session: URLSession,
         router: SessionDelegate?,
         limit: Int?,
@@ -53,8 +56,10 @@ enum DataTaskRunner {
                 let gathersAsItArrives = true
                 #endif
                 if gathersAsItArrives {
-                    let collector = DataTaskCollector(limit: limit, trustFailures: trustFailures) { continuation.resume(with: $0) }
-                    task = session.dataTask(with: request)
+                    let collector = DataTaskCollector(limit: limit, trustFailures: trustFailures, sentBytes: file?.sentBytes) {
+                        continuation.resume(with: $0)
+                    }
+                    task = file.map { session.uploadTask(with: request, fromFile: $0.url) } ?? session.dataTask(with: request)
                     if let router {
                         router.register(collector, for: task.taskIdentifier)
                     } else {
@@ -72,7 +77,7 @@ enum DataTaskRunner {
                             state.cancel()
                         }
                     }
-                    task = session.dataTask(with: request) { data, response, error in
+                    let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                         if let token { deadlines.remove(token) }
                         let trustFailure = state.taskIdentifier.flatMap { trustFailures?.take(forTask: $0) }
                         if let trustFailure {
@@ -91,6 +96,11 @@ enum DataTaskRunner {
                         } else {
                             once.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
                         }
+                    }
+                    if let file {
+                        task = session.uploadTask(with: request, fromFile: file.url, completionHandler: completion)
+                    } else {
+                        task = session.dataTask(with: request, completionHandler: completion)
                     }
                     task.delegate = redirects
                 }

@@ -65,6 +65,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         collector(for: dataTask)?.urlSession(session, dataTask: dataTask, didReceive: data)
     }
 
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        collector(for: task)?.urlSession(
+            session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend
+        )
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let collector = collectors.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         collector?.urlSession(session, task: task, didCompleteWithError: error)

@@ -30,8 +30,12 @@ import Security
 /// ``Courier/CourierError/Code/responseTooLarge`` with at most that many bytes held. On Linux
 /// this needs the transport's own session: swift-corelibs-foundation gives data callbacks
 /// only to a session's delegate, so with an injected session there the body is read whole
-/// before the limit is checked. Streamed request bodies are gathered in memory first; use
-/// `AsyncHTTPClientTransport` where bodies must stream.
+/// before the limit is checked.
+///
+/// A file body (``Courier/RequestBody/file(_:contentType:chunkSize:)``) is uploaded from disk
+/// by an upload task, with progress from URLSession's `didSendBodyData`. Other streamed
+/// request bodies (a multipart form, a body of your own chunks) are gathered in memory before
+/// the task starts; use `AsyncHTTPClientTransport` where those must stream.
 ///
 /// The per-attempt deadline bounds the whole exchange, body included (URLSession's own
 /// `timeoutInterval` is only an idle timeout): one timer per transport, armed for the
@@ -168,9 +172,12 @@ public final class URLSessionTransport: Transport {
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try Self.makeURLRequest(request)
+        var file: HTTPBody.FileSource?
         if let body {
             if let data = body.bufferedData {
                 urlRequest.httpBody = data
+            } else if let source = body.fileSource {
+                file = source
             } else {
                 urlRequest.httpBody = try await body.collect(upTo: Int.max)
             }
@@ -184,6 +191,7 @@ public final class URLSessionTransport: Transport {
         }
         let outcome = try await DataTaskRunner.run(
             urlRequest,
+            uploading: file,
             in: session,
             router: router,
             limit: context.options.maxResponseBytes,

@@ -41,12 +41,13 @@ struct UploadTests {
         }
     }
 
-    @Test func aFileIsStreamedWithItsLengthAndArrivesIntact() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aFileIsStreamedWithItsLengthAndArrivesIntact(engine: TransportKind) async throws {
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("export.bin")
             let content = patternBytes(2 << 20, seed: 3)
             try content.write(to: file)
-            try await withClient(.asyncHTTPClient) { client, _ in
+            try await withClient(engine) { client, _ in
                 let upload = client.upload(Request<Received>(method: .put, path: "/debug/upload", body: try .file(file)))
                 let log = collectProgress(of: upload)
                 let response = try await upload.value()

@@ -68,6 +68,26 @@ public struct HTTPBody: AsyncSequence, Sendable {
     /// Whether the body can be iterated more than once.
     public let iterationBehavior: IterationBehavior
 
+    /// The file a body is the whole of, for engines that send a file from disk themselves.
+    package struct FileSource: Sendable {
+        /// The file.
+        package let url: URL
+        /// Told the running total of bytes an engine sent from the file itself, so that
+        /// upload progress moves as it does when the chunks are iterated; `nil` when nobody
+        /// counts them.
+        package let sentBytes: (@Sendable (Int64) -> Void)?
+
+        package init(url: URL, sentBytes: (@Sendable (Int64) -> Void)? = nil) {
+            self.url = url
+            self.sentBytes = sentBytes
+        }
+    }
+
+    /// Set when the body is a whole file (``RequestBody/file(_:contentType:chunkSize:)``): an
+    /// engine such as URLSession may upload the file from disk instead of iterating the chunks.
+    /// Iterating the body gives the same bytes either way.
+    package var fileSource: FileSource?
+
     /// A body of bytes held in memory. It can be read any number of times.
     /// - Parameter data: The body's bytes.
     public init(_ data: Data) {

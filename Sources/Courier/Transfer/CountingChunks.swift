@@ -13,7 +13,12 @@ struct CountingChunks: AsyncSequence, Sendable {
     /// first, so that progress moves as they go out rather than all at once.
     static func body(counting body: HTTPBody, into reporter: ProgressReporter) -> HTTPBody {
         let base = body.bufferedData.map { DataChunks.body(of: $0) } ?? body
-        return HTTPBody(CountingChunks(base: base, reporter: reporter), length: base.length, iterationBehavior: base.iterationBehavior)
+        var counted = HTTPBody(CountingChunks(base: base, reporter: reporter), length: base.length, iterationBehavior: base.iterationBehavior)
+        if let file = base.fileSource {
+            // An engine that sends the file itself reports the bytes it sent instead.
+            counted.fileSource = HTTPBody.FileSource(url: file.url) { reporter.advance(to: $0) }
+        }
+        return counted
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {

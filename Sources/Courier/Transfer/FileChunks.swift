@@ -27,7 +27,9 @@ struct FileChunks: AsyncSequence, Sendable {
             throw TransferFile.fileError("read", path: url.path, code: ENOENT)
         }
         let chunks = FileChunks(url: url, length: length, chunkSize: Swift.max(1, chunkSize))
-        return HTTPBody(chunks, length: .known(length), iterationBehavior: .multiple)
+        var body = HTTPBody(chunks, length: .known(length), iterationBehavior: .multiple)
+        body.fileSource = HTTPBody.FileSource(url: url)
+        return body
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
