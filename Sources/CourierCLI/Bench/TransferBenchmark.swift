@@ -78,12 +78,37 @@ struct TransferBenchmark {
             record(uploads, kind: "upload", bytes: bytes, into: &results)
             results.set("transfer.bytes", bytes)
             results.set("transfer.rounds", rounds)
-            try await childMemory(bytes: bytes, into: &results)
+            try await childMemory(bytes: bytes, contenders: ["raw_ahc", "courier"], into: &results)
         } catch {
             try? await raw.shutdown()
             throw error
         }
         try await raw.shutdown()
+        try await runOnURLSession(bytes: bytes, rounds: rounds, folder: folder, source: source, into: &results)
+    }
+
+    /// The same transfers on URLSession: raw URLSession beside Courier on `URLSessionTransport`,
+    /// with the progress steps Courier reported for one transfer each way, and each side's
+    /// peak memory in a process of its own.
+    private func runOnURLSession(bytes: Int, rounds: Int, folder: URL, source: URL, into results: inout BenchResults) async throws {
+        let contenders = URLSessionTransferContenders.make(baseURL: baseURL, folder: folder, source: source, bytes: bytes)
+        defer { contenders.invalidate() }
+        print("  on URLSession:")
+        let downloads = try await measure(rounds: rounds, bytes: bytes, [
+            ("raw_urlsession", { try await contenders.rawDownload() }), ("courier_urlsession", { try await contenders.courierDownload() }),
+        ])
+        let uploads = try await measure(rounds: rounds, bytes: bytes, [
+            ("raw_urlsession", { try await contenders.rawUpload() }), ("courier_urlsession", { try await contenders.courierUpload() }),
+        ])
+        let pair = (raw: "raw_urlsession", courier: "courier_urlsession", prefix: "transfer.urlsession")
+        record(downloads, kind: "download", bytes: bytes, contenders: pair, into: &results)
+        record(uploads, kind: "upload", bytes: bytes, contenders: pair, into: &results)
+        let downloadSteps = try await contenders.courierDownload()
+        let uploadSteps = try await contenders.courierUpload()
+        results.set("transfer.urlsession.progress_events.download", downloadSteps)
+        results.set("transfer.urlsession.progress_events.upload", uploadSteps)
+        print("  courier_urlsession progress steps in one \(bytes >> 20) MB transfer: download \(downloadSteps), upload \(uploadSteps)")
+        try await childMemory(bytes: bytes, contenders: ["raw_urlsession", "courier_urlsession"], into: &results)
     }
 
     /// Runs the contenders in turns, after one warm-up transfer each, and totals each one.
@@ -111,7 +136,13 @@ struct TransferBenchmark {
         return tallies
     }
 
-    private func record(_ tallies: [String: Tally], kind: String, bytes: Int, into results: inout BenchResults) {
+    private func record(
+        _ tallies: [String: Tally],
+        kind: String,
+        bytes: Int,
+        contenders pair: (raw: String, courier: String, prefix: String) = ("raw_ahc", "courier", "transfer"),
+        into results: inout BenchResults
+    ) {
         func rate(_ tally: Tally) -> Double {
             tally.seconds > 0 ? Double(tally.transfers * bytes) / Double(1 << 20) / tally.seconds : 0
         }
@@ -126,32 +157,36 @@ struct TransferBenchmark {
                 kind as NSString, name as NSString, rate(tally), tally.transfers, tally.seconds, tally.cpuSeconds
             ))
         }
-        guard let courier = tallies["courier"], let raw = tallies["raw_ahc"],
+        guard let courier = tallies[pair.courier], let raw = tallies[pair.raw],
               let ratio = RoundRatios(rate(courier), rate(raw), rounds: zip(courier.roundRates, raw.roundRates))
         else { return }
-        results.set("transfer.\(kind)_mb_per_s", Self.round1(rate(courier)))
-        results.set("transfer.ratio_to_raw.\(kind)", Self.round3(ratio.median))
-        results.set("transfer.ratio_to_raw.\(kind)_overall", Self.round3(ratio.overall))
-        results.set("transfer.ratio_to_raw.\(kind)_round_min", Self.round3(ratio.lowest))
-        results.set("transfer.ratio_to_raw.\(kind)_round_max", Self.round3(ratio.highest))
+        results.set("\(pair.prefix).\(kind)_mb_per_s", Self.round1(rate(courier)))
+        results.set("\(pair.prefix).ratio_to_raw.\(kind)", Self.round3(ratio.median))
+        results.set("\(pair.prefix).ratio_to_raw.\(kind)_overall", Self.round3(ratio.overall))
+        results.set("\(pair.prefix).ratio_to_raw.\(kind)_round_min", Self.round3(ratio.lowest))
+        results.set("\(pair.prefix).ratio_to_raw.\(kind)_round_max", Self.round3(ratio.highest))
         print(String(
-            format: "  %@ courier / raw_ahc: median of rounds %.3f (%.3f to %.3f over %d rounds), whole run %.3f",
-            kind as NSString, ratio.median, ratio.lowest, ratio.highest, ratio.rounds, ratio.overall
+            format: "  %@ %@ / %@: median of rounds %.3f (%.3f to %.3f over %d rounds), whole run %.3f",
+            kind as NSString, pair.courier as NSString, pair.raw as NSString, ratio.median, ratio.lowest, ratio.highest, ratio.rounds, ratio.overall
         ))
     }
 
     /// Each contender's peak memory for one transfer, each in a child process of its own: the
     /// same size as the rate rounds, and (unless quick) a 512 MB download and upload, whose
     /// growth the goal bounds (under 32 MB).
-    private func childMemory(bytes: Int, into results: inout BenchResults) async throws {
+    private func childMemory(bytes: Int, contenders: [String], into results: inout BenchResults) async throws {
         let sizes = quick ? [bytes] : [bytes, 512 << 20]
         print("  peak RSS growth of one transfer, each contender in a process of its own:")
         for size in sizes {
             for kind in ["download", "upload"] {
-                for name in ["raw_ahc", "courier"] {
+                for name in contenders {
                     let growth = try await Self.childPeakGrowth(baseURL: baseURL, contender: name, kind: kind, bytes: size)
                     let key = size == bytes ? "transfer.\(kind).\(name).peak_rss_growth_mb" : "transfer.large_\(kind).\(name).peak_rss_growth_mb"
                     results.set(key, Self.megabytes(growth))
+                    // The goal's key: Courier on URLSession, the largest transfer.
+                    if name == "courier_urlsession", size == sizes.last {
+                        results.set("transfer.urlsession.peak_rss_growth_mb.\(kind)", Self.megabytes(growth))
+                    }
                     print(String(format: "    %4d MB %-8@ %-8@ +%.1f MB", size >> 20, kind as NSString, name as NSString, Double(growth) / Double(1 << 20)))
                 }
             }

@@ -17,7 +17,7 @@ struct TransferChildCommand: AsyncParsableCommand {
 
     @Option(help: "The server's base URL.")
     var server: String
-    @Option(help: "raw_ahc or courier.")
+    @Option(help: "raw_ahc, courier, raw_urlsession or courier_urlsession.")
     var contender: String
     @Option(help: "download or upload.")
     var kind: String
@@ -25,7 +25,9 @@ struct TransferChildCommand: AsyncParsableCommand {
     var bytes: Int
 
     func validate() throws {
-        guard ["raw_ahc", "courier"].contains(contender) else { throw ValidationError("--contender is raw_ahc or courier") }
+        guard ["raw_ahc", "courier", "raw_urlsession", "courier_urlsession"].contains(contender) else {
+            throw ValidationError("--contender is raw_ahc, courier, raw_urlsession or courier_urlsession")
+        }
         guard ["download", "upload"].contains(kind) else { throw ValidationError("--kind is download or upload") }
         guard bytes > 0, bytes.isMultiple(of: 1 << 20) else { throw ValidationError("--bytes is a positive number of whole MB") }
     }
@@ -57,20 +59,26 @@ struct TransferChildCommand: AsyncParsableCommand {
         let client = TransferBenchmark.makeClient(baseURL: url, transport: transport)
         let warmUp = TransferContenders(baseURL: url, raw: raw, client: client, folder: folder, source: warmSource, bytes: 8 << 20)
         let measured = TransferContenders(baseURL: url, raw: raw, client: client, folder: folder, source: source, bytes: bytes)
-        try await run(warmUp)
+        let sessions = URLSessionTransferContenders.make(baseURL: url, folder: folder, source: warmSource, bytes: 8 << 20)
+        defer { sessions.invalidate() }
+        try await run(warmUp, sessions)
         guard let before = ResidentMemory.current(), ResidentMemory.resetPeak() else {
             throw ValidationError("resident memory cannot be measured here (Linux's /proc is needed)")
         }
-        try await run(measured)
+        try await run(measured, sessions.with(source: source, bytes: bytes))
         return max(0, (ResidentMemory.peak() ?? before) - before)
     }
 
-    private func run(_ contenders: TransferContenders) async throws {
+    private func run(_ contenders: TransferContenders, _ sessions: URLSessionTransferContenders) async throws {
         switch (contender, kind) {
         case ("courier", "download"): try await contenders.courierDownload()
         case ("courier", _): try await contenders.courierUpload()
-        case (_, "download"): try await contenders.rawDownload()
-        default: try await contenders.rawUpload()
+        case ("raw_ahc", "download"): try await contenders.rawDownload()
+        case ("raw_ahc", _): try await contenders.rawUpload()
+        case ("courier_urlsession", "download"): try await sessions.courierDownload()
+        case ("courier_urlsession", _): try await sessions.courierUpload()
+        case (_, "download"): try await sessions.rawDownload()
+        default: try await sessions.rawUpload()
         }
     }
 }

@@ -102,7 +102,7 @@ struct TransferContenders: Sendable {
         guard received.bytes == bytes else { throw Mismatch(description: "courier uploaded \(received.bytes) bytes") }
     }
 
-    private static func check(_ url: URL, bytes: Int) throws {
+    static func check(_ url: URL, bytes: Int) throws {
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
         guard size == bytes else { throw Mismatch(description: "\(url.lastPathComponent) holds \(size ?? -1) bytes, not \(bytes)") }
     }
