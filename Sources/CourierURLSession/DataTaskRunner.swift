@@ -116,6 +116,7 @@ enum DataTaskRunner {
         }
     }
 
+    /// The error of an attempt whose deadline passed.
     static func timedOut() -> CourierError {
         CourierError(code: .timedOut, message: "the request did not finish before its deadline")
     }
