@@ -51,7 +51,7 @@ final class ResponseStream: Sendable {
     /// A chunk arrived; returns `false` when it took the body past the limit (the caller then
     /// cancels the task).
     func append(_ data: Data) -> Bool {
-        enum Step { case none, deliver(CheckedContinuation<Data?, any Error>), fail(CheckedContinuation<Data?, any Error>?), suspend }
+        enum Step { case none, deliver(CheckedContinuation<Data?, any Error>), fail(CheckedContinuation<Data?, any Error>?) }
         let step: Step = state.withLock { state in
             guard state.end == nil else { return .none }
             state.receivedBytes += data.count
@@ -69,8 +69,9 @@ final class ResponseStream: Sendable {
             state.bufferedBytes += data.count
             #if !canImport(FoundationNetworking)
             if !state.suspended, state.bufferedBytes > Self.highWaterBytes {
+                // Under the lock, so that a reader's resume cannot overtake it.
                 state.suspended = true
-                return .suspend
+                task.suspend()
             }
             #endif
             return .none
@@ -81,7 +82,6 @@ final class ResponseStream: Sendable {
         case .fail(let reader):
             reader?.resume(throwing: tooLarge)
             return false
-        case .suspend: task.suspend(); return true
         }
     }
 
@@ -143,22 +143,23 @@ final class ResponseStream: Sendable {
     /// Takes a buffered chunk, or the end; with neither there, parks `reader` (when given)
     /// until one comes, and returns `nil`. Resumes a suspended task once the buffer is low.
     private func poll(parking reader: CheckedContinuation<Data?, any Error>?) -> Result<Data?, any Error>? {
-        let (outcome, resumes): (Result<Data?, any Error>?, Bool) = state.withLock { state in
+        state.withLock { state in
             if let chunk = Self.pop(&state) {
-                let resumes = state.suspended && state.bufferedBytes <= Self.lowWaterBytes
-                if resumes { state.suspended = false }
-                return (.success(chunk), resumes)
+                if state.suspended, state.bufferedBytes <= Self.lowWaterBytes {
+                    // Under the lock, in order with the suspension; neither call waits.
+                    state.suspended = false
+                    task.resume()
+                }
+                return .success(chunk)
             }
             switch state.end {
-            case .success: return (.success(nil), false)
-            case .failure(let error): return (.failure(error), false)
+            case .success: return .success(nil)
+            case .failure(let error): return .failure(error)
             case nil:
                 if let reader { state.reader = reader }
-                return (nil, false)
+                return nil
             }
         }
-        if resumes { task.resume() }
-        return outcome
     }
 
     private static func pop(_ state: inout State) -> Data? {
