@@ -82,10 +82,19 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
     /// The deadline passed: the call, or its body if it already streams, fails with `error`,
     /// and the task is cancelled.
     func expire(_ task: URLSessionTask, with error: CourierError) {
-        if let stream = state.withLock({ $0.stream }) {
+        enum Step { case stream(ResponseStream), call((@Sendable (Outcome) -> Void)?) }
+        // One decision under the lock: a head that arrives at the same moment either finds the
+        // call already failed (and cancels) or has handed out its stream (which is aborted).
+        let step = state.withLock { state -> Step in
+            if let stream = state.stream { return .stream(stream) }
+            defer { state.finish = nil; state.data = Data() }
+            return .call(state.finish)
+        }
+        switch step {
+        case .stream(let stream):
             stream.abort(error)
-        } else {
-            complete(.failure(error))
+        case .call(let finish):
+            finish?(.failure(error))
             task.cancel()
         }
     }
@@ -109,15 +118,35 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(.cancel)
             return
         }
-        let gathers = hasNoBody || (length >= 0 && length <= Int64(URLSessionTransport.eagerBodyLimit))
-        if gathers {
-            state.withLock { $0.response = response }
-        } else {
-            let stream = ResponseStream(task: dataTask, limit: limit)
-            state.withLock { $0.stream = stream }
-            complete(.success(.streaming(response, stream)))
+        // A compressed body's Content-Length counts the bytes before URLSession decodes them.
+        let encoded = ((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")).map {
+            !$0.isEmpty && $0.lowercased() != "identity"
+        } ?? false
+        let gathers = hasNoBody || (!encoded && length >= 0 && length <= Int64(URLSessionTransport.eagerBodyLimit))
+        let stream = gathers ? nil : ResponseStream(task: dataTask, limit: limit)
+        enum Step { case proceed((@Sendable (Outcome) -> Void)?), refuse(previous: ResponseStream?) }
+        let step = state.withLock { state -> Step in
+            // A second head for one task (multipart/x-mixed-replace, or a restart) is not
+            // something a call can answer; and a call that already ended (its deadline) takes
+            // no head.
+            if state.response != nil || state.stream != nil { return .refuse(previous: state.stream) }
+            guard state.finish != nil else { return .refuse(previous: nil) }
+            state.response = response
+            guard let stream else { return .proceed(nil) }
+            state.stream = stream
+            defer { state.finish = nil }
+            return .proceed(state.finish)
         }
-        completionHandler(.allow)
+        switch step {
+        case .proceed(let finish):
+            if let stream { finish?(.success(.streaming(response, stream))) }
+            completionHandler(.allow)
+        case .refuse(let previous):
+            let error = CourierError(code: .invalidResponse, message: "the server sent a second response head for one request")
+            previous?.finish(error)
+            complete(.failure(error))
+            completionHandler(.cancel)
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -66,16 +66,17 @@ final class DeadlineTimer: Sendable {
     private func fire() {
         let now = ContinuousClock.now
         let due: [@Sendable () -> Void] = state.withLock { state in
-            var due: [@Sendable () -> Void] = []
+            var dueIDs: [Int] = []
             var next: ContinuousClock.Instant?
             for (id, entry) in state.entries {
                 if entry.deadline <= now {
-                    due.append(entry.expire)
-                    state.entries[id] = nil
+                    dueIDs.append(id)
                 } else if next.map({ entry.deadline < $0 }) ?? true {
                     next = entry.deadline
                 }
             }
+            // Removed after the scan, not while iterating (which would copy the dictionary).
+            let due = dueIDs.compactMap { state.entries.removeValue(forKey: $0)?.expire }
             if let next { Self.arm(&state, for: next) } else { state.armedFor = nil }
             return due
         }
@@ -86,7 +87,10 @@ final class DeadlineTimer: Sendable {
         state.armedFor = deadline
         let remaining = ContinuousClock.now.duration(to: deadline)
         let (seconds, attoseconds) = remaining.components
-        let nanoseconds = min(max(0, seconds), 1_000_000_000) * 1_000_000_000 + (seconds < 0 ? 0 : attoseconds / 1_000_000_000)
-        state.source?.schedule(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), leeway: .milliseconds(1))
+        // At most about 31 years out; a deadline already past is due now.
+        let nanoseconds = remaining <= .zero ? 0 : min(seconds, 1_000_000_000) * 1_000_000_000 + attoseconds / 1_000_000_000
+        // Wall time keeps counting while a device sleeps, as the continuous clock does (uptime,
+        // `DispatchTime`, stops); a firing that comes early only arms the timer again.
+        state.source?.schedule(wallDeadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), leeway: .milliseconds(1))
     }
 }

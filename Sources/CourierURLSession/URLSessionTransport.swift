@@ -33,7 +33,8 @@ import Security
 /// before the limit is checked.
 ///
 /// A file body (``Courier/RequestBody/file(_:contentType:chunkSize:)``) is uploaded from disk
-/// by an upload task, with progress from URLSession's `didSendBodyData`. Other streamed
+/// by an upload task, with progress from URLSession's `didSendBodyData` (with an injected
+/// session on Linux, which gets no delegate calls, progress comes all at once at the end). Other streamed
 /// request bodies (a multipart form, a body of your own chunks) are gathered in memory before
 /// the task starts; use `AsyncHTTPClientTransport` where those must stream.
 ///
@@ -177,6 +178,7 @@ public final class URLSessionTransport: Transport {
             if let data = body.bufferedData {
                 urlRequest.httpBody = data
             } else if let source = body.fileSource {
+                try Self.checkUnchanged(source.url, length: body.length)
                 file = source
             } else {
                 urlRequest.httpBody = try await body.collect(upTo: Int.max)
@@ -210,6 +212,21 @@ public final class URLSessionTransport: Transport {
                 ? HTTPBody.Length.known(urlResponse.expectedContentLength)
                 : .unknown
             return (head, HTTPBody(body, length: length, iterationBehavior: .single))
+        }
+    }
+
+    /// Throws ``Courier/CourierError/Code/fileSystem`` when a file to upload is gone or no
+    /// longer has the length the body was made with: URLSession would send what is there now,
+    /// which would not match the request.
+    static func checkUnchanged(_ url: URL, length: HTTPBody.Length) throws {
+        guard case .known(let expected) = length else { return }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value
+        guard size == expected else {
+            throw CourierError(
+                code: .fileSystem,
+                message: "\(url.path) changed since the body was made: \(expected) bytes expected, \(size.map(String.init) ?? "no file") found"
+            )
         }
     }
 

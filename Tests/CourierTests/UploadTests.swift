@@ -64,6 +64,20 @@ struct UploadTests {
         }
     }
 
+    @Test(arguments: TransportKind.allCases)
+    func aFileThatChangedSizeSinceItsBodyWasMadeIsAFileSystemError(engine: TransportKind) async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appendingPathComponent("shrinks.bin")
+            try patternBytes(256 << 10, seed: 5).write(to: file)
+            let request = Request<Received>(method: .post, path: "/debug/upload", body: try .file(file))
+            try patternBytes(1_000, seed: 5).write(to: file)
+            try await withClient(engine) { client, _ in
+                let error = await #expect(throws: CourierError.self) { try await client.send(request) }
+                #expect(error?.code == .fileSystem)
+            }
+        }
+    }
+
     @Test func aRetriedFileUploadIsSentAgainWholeAndProgressStillOnlyGoesUp() async throws {
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("retry.bin")
