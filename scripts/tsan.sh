@@ -24,7 +24,10 @@ LOG="$BUILD/tsan.log"
 mkdir -p "$BUILD"
 swift build --build-tests --sanitize=thread --build-path "$BUILD"
 STATUS=0
-swift test --skip-build --sanitize=thread --build-path "$BUILD" "$@" >"$LOG" 2>&1 || STATUS=$?
+# The resident-memory suites are skipped: their child processes download hundreds of MB from
+# this process's server, which under the sanitizer's slowdown starves every other test of the
+# run (their time-bounded waits then fail), and a memory figure taken under it means nothing.
+swift test --skip-build --sanitize=thread --build-path "$BUILD" --skip "MemoryTests" "$@" >"$LOG" 2>&1 || STATUS=$?
 REPORTS="$(grep -c "WARNING: ThreadSanitizer" "$LOG" || true)"
 grep -E "Test run with|✘" "$LOG" | tail -n 20 || true
 echo "ThreadSanitizer reports: $REPORTS (log: $LOG)"
