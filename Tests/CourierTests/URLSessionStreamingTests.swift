@@ -133,8 +133,11 @@ struct URLSessionMemoryTests {
     }
 
     @Test(.enabled(if: ResidentMemory.current() != nil, "resident memory is read from /proc on Linux"))
+    /// On Linux nothing holds URLSession back while the reader lags (see `ResponseStream`), so a
+    /// busy machine lets some megabytes pile up: the bound is well under the body's size, which
+    /// a body held whole would pass, not a flat line.
     func aLargeDownloadReportsProgressAsItArrivesAndKeepsMemoryFlat() async throws {
-        let size = 64 << 20
+        let size = 128 << 20
         try await withRunningServer { _, url in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-us-rss-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -144,7 +147,7 @@ struct URLSessionMemoryTests {
             #expect(report["bytes"] == "\(size)")
             #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int == size)
             #expect(Int(report["early"] ?? "") ?? 0 > 10, "progress before the last byte: \(report)")
-            #expect(Int(report["growth"] ?? "") ?? .max < 24 << 20, "resident memory growth: \(report)")
+            #expect(Int(report["growth"] ?? "") ?? .max < 48 << 20, "resident memory growth: \(report)")
         }
     }
 
