@@ -87,12 +87,7 @@ private func loopbackBenchmarks() {
         defer { session.finishTasksAndInvalidate() }
         let request = URLRequest(url: try await started.url().appendingPathComponent("debug/ping"))
         for _ in benchmark.scaledIterations {
-            let data: Data = try await withCheckedThrowingContinuation { continuation in
-                session.dataTask(with: request) { data, _, error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data ?? Data()) }
-                }.resume()
-            }
-            blackHole(try decoder.decode(Ping.self, from: data))
+            blackHole(try decoder.decode(Ping.self, from: try await fetch(request, in: session)))
         }
     }
 
@@ -105,12 +100,7 @@ private func loopbackBenchmarks() {
             request.setValue("application/json", forHTTPHeaderField: "Accept")
             request.setValue(DefaultHeadersMiddleware.defaultUserAgent, forHTTPHeaderField: "User-Agent")
             request.setValue(RequestContext.makeRequestID(), forHTTPHeaderField: "X-Request-ID")
-            let data: Data = try await withCheckedThrowingContinuation { continuation in
-                session.dataTask(with: request) { data, _, error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data ?? Data()) }
-                }.resume()
-            }
-            blackHole(try decoder.decode(Ping.self, from: data))
+            blackHole(try decoder.decode(Ping.self, from: try await fetch(request, in: session)))
         }
     }
 
@@ -120,6 +110,15 @@ private func loopbackBenchmarks() {
         for _ in benchmark.scaledIterations {
             blackHole(try await client.value(for: Request<Ping>(path: "/debug/ping")))
         }
+    }
+}
+
+/// Raw URLSession as a careful user calls it: one data task, its bytes handed back.
+private func fetch(_ request: URLRequest, in session: URLSession) async throws -> Data {
+    try await withCheckedThrowingContinuation { continuation in
+        session.dataTask(with: request) { data, _, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data ?? Data()) }
+        }.resume()
     }
 }
 
