@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
+        .library(name: "CourierCompression", targets: ["CourierCompression"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierSQLite", targets: ["CourierSQLite"]),
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
@@ -40,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -52,9 +54,20 @@ let package = Package(
             swiftSettings: strictSwift6
         ),
         .target(
+            name: "CourierCompression",
+            dependencies: [
+                "Courier",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .target(
             name: "CourierAsyncHTTPClient",
             dependencies: [
                 "Courier",
+                "CourierCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -118,7 +131,7 @@ let package = Package(
         .target(name: "ClarityCore", swiftSettings: strictSwift6),
         .target(
             name: "ClarityAPI",
-            dependencies: ["Courier", "ClarityCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["Courier", "CourierCompression", "ClarityCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictSwift6
         ),
         .target(name: "IntervalsCore", swiftSettings: strictSwift6),
@@ -138,6 +151,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             swiftSettings: strictSwift6
         ),
@@ -158,7 +172,7 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierTesting", "RadarCore", "RadarAPI", "ReferenceServer",
+                "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierCompression", "CourierTesting", "RadarCore", "RadarAPI", "ReferenceServer",
                 "ClarityCore", "ClarityAPI", "CacheConformance", "CourierSQLite", "IntervalsCore", "IntervalsAPI", "CourierWebSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "WSClient", package: "swift-websocket"),
@@ -171,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierTesting", "CourierAsyncHTTPClient", "CourierURLSession", "CourierSQLite",
+                "Courier", "CourierTesting", "CourierAsyncHTTPClient", "CourierURLSession", "CourierSQLite", "CourierCompression",
                 "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI", "CourierWebSocket", "CourierCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,5 +1,6 @@
 public import AsyncHTTPClient
 public import Courier
+import CourierCompression
 import Foundation
 public import HTTPTypes
 import NIOCore
@@ -122,6 +123,10 @@ public final class AsyncHTTPClientTransport: Transport {
         self.tlsPolicy = nil
     }
 
+    /// `true`: compressed response bodies are decoded here, with compress-nio, a window at a
+    /// time (see ``Courier/Transport/decodesContentEncoding``).
+    public var decodesContentEncoding: Bool { true }
+
     /// Shuts the owned `HTTPClient` down, closing its connections. Idempotent.
     public func shutdown() async throws {
         guard ownsClient else { return }
@@ -158,7 +163,15 @@ public final class AsyncHTTPClientTransport: Transport {
             reasonPhrase: response.status.reasonPhrase,
             method: request.method
         )
-        guard let length else { return (head, nil) }
+        let decodes = context.options.decodesContentEncoding && head.headerFields.contains(.contentEncoding)
+        guard let length else {
+            // No body to decode; the head still describes what a GET would get: decoded.
+            if decodes, (try? ContentCoding.of(head.headerFields)) != nil { return (ContentCoding.decodedHead(head), nil) }
+            return (head, nil)
+        }
+        if decodes, let coding = try ContentCoding.of(head.headerFields) {
+            return try await decoded(response.body, head: head, length: length, coding: coding, context: context)
+        }
         let limit = context.options.maxResponseBytes
         if let limit, case .known(let count) = length, count > Int64(limit) {
             // Refused with its head: not a byte of the body is read.
@@ -177,6 +190,30 @@ public final class AsyncHTTPClientTransport: Transport {
         } catch {
             throw AHCErrorMapping.map(error)
         }
+    }
+
+    /// A compressed body, decoded: read and decoded here when its encoded length is known and
+    /// small, streamed through the decoder otherwise.
+    private func decoded(
+        _ body: HTTPClientResponse.Body,
+        head: HTTPResponse,
+        length: HTTPBody.Length,
+        coding: ContentCoding,
+        context: RequestContext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let limits = DecodingLimits(options: context.options)
+        let head = ContentCoding.decodedHead(head)
+        guard case .known(let count) = length, count >= 0, count <= Int64(Self.eagerBodyLimit) else {
+            return (head, HTTPBody(DecodedResponseChunks(body: body, coding: coding, limits: limits, record: context.record), iterationBehavior: .single))
+        }
+        let encoded: ByteBuffer
+        do {
+            encoded = try await body.collect(upTo: Int(count))
+        } catch {
+            throw AHCErrorMapping.map(error)
+        }
+        context.record.noteEncodedBodyBytes(encoded.readableBytes)
+        return (head, HTTPBody(try DecodedResponseChunks.decodeWhole(encoded, coding: coding, limits: limits)))
     }
 
     /// Response bodies of a known length up to this many bytes are read before ``send(_:body:context:)``

@@ -199,7 +199,8 @@ enum URLErrorMapping {
         case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff: code = .offline
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed: code = .cannotConnect
         case .networkConnectionLost: code = .connectionLost
-        case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData: code = .invalidResponse
+        case .badServerResponse, .cannotParseResponse: code = .invalidResponse
+        case .cannotDecodeRawData, .cannotDecodeContentData: code = .contentDecodingFailed
         case .badURL, .unsupportedURL: code = .invalidRequest
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
@@ -209,6 +210,12 @@ enum URLErrorMapping {
             // swift-corelibs-foundation reports libcurl's CURLE_PARTIAL_FILE (the connection
             // closed before Content-Length bytes arrived) as NSURLErrorUnknown with this text.
             code = .connectionLost
+        case .unknown where urlError.localizedDescription.contains("content unencoding")
+            || urlError.localizedDescription.hasPrefix("Unrecognized or bad HTTP Content"):
+            // …and libcurl's CURLE_BAD_CONTENT_ENCODING, for a body that is not its coding
+            // ("Error while processing content unencoding: incorrect header check") or in a
+            // coding libcurl does not know ("Unrecognized or bad HTTP Content or Transfer-Encoding").
+            code = .contentDecodingFailed
         case .unknown where urlError.localizedDescription.contains("SSL"):
             // swift-corelibs-foundation reports libcurl's TLS errors (such as "SSL certificate
             // problem: unable to get local issuer certificate") as NSURLErrorUnknown too.

@@ -204,15 +204,38 @@ public final class URLSessionTransport: Transport {
         )
         switch outcome {
         case .whole(let data, let urlResponse):
-            return try Self.makeResponse(data: data, urlResponse: urlResponse, method: request.method)
+            let (head, body) = try Self.makeResponse(data: data, urlResponse: urlResponse, method: request.method)
+            return (try Self.decodedByEngine(head, decodes: context.options.decodesContentEncoding), body)
         case .streaming(let urlResponse, let stream):
             let body = StreamedResponseChunks(stream)
-            let (head, _) = try Self.makeResponse(data: Data(), urlResponse: urlResponse, method: request.method)
-            let length = head.headerFields[.contentEncoding] == nil && urlResponse.expectedContentLength >= 0
+            let (wireHead, _) = try Self.makeResponse(data: Data(), urlResponse: urlResponse, method: request.method)
+            let head = try Self.decodedByEngine(wireHead, decodes: context.options.decodesContentEncoding)
+            let length = wireHead.headerFields[.contentEncoding] == nil && urlResponse.expectedContentLength >= 0
                 ? HTTPBody.Length.known(urlResponse.expectedContentLength)
                 : .unknown
             return (head, HTTPBody(body, length: length, iterationBehavior: .single))
         }
+    }
+
+    /// `true`: URLSession decodes gzip and deflate bodies itself (brotli too, on Apple
+    /// platforms; on Linux, libcurl does the decoding). The transport removes the wire's
+    /// `Content-Encoding` and `Content-Length` from the head, as AsyncHTTPClient's does. URLSession decodes out of sight, so the
+    /// decompression ratio limit does not apply here; ``Courier/RequestOptions/maxResponseBytes``
+    /// does, to the decoded bytes.
+    public var decodesContentEncoding: Bool { true }
+
+    /// The head as the caller sees it: URLSession has decoded the body, so the wire's
+    /// `Content-Encoding` and `Content-Length` no longer describe it.
+    /// A coding neither knows is left in the head, with the body as it came, as on
+    /// AsyncHTTPClient.
+    /// - Throws: ``Courier/CourierError/Code/contentDecodingFailed`` for stacked codings.
+    static func decodedByEngine(_ head: HTTPResponse, decodes: Bool) throws -> HTTPResponse {
+        guard decodes, head.headerFields.contains(.contentEncoding) else { return head }
+        #if canImport(Darwin)
+        if head.headerFields[.contentEncoding]?.lowercased() == "br" { return ContentCoding.decodedHead(head) }
+        #endif
+        guard try ContentCoding.of(head.headerFields) != nil else { return head }
+        return ContentCoding.decodedHead(head)
     }
 
     /// Throws ``Courier/CourierError/Code/fileSystem`` when a file to upload is gone or no

@@ -13,7 +13,7 @@ struct DebugTransferRoutes: Sendable {
     /// The largest body `/debug/echo` accepts.
     static let maximumEchoBytes = 128 << 20
     /// The request headers `/debug/echo` reflects as `X-Echo-Header-<name>`.
-    static let echoedHeaderNames = ["X-Custom", "Accept", "User-Agent", "X-Request-ID", "Idempotency-Key"]
+    static let echoedHeaderNames = ["X-Custom", "Accept", "Accept-Encoding", "User-Agent", "X-Request-ID", "Idempotency-Key", "X-Encoded-Length"]
     /// What `/debug/truncated` declares and what it actually sends.
     static let truncatedDeclaredLength = 100_000
     static let truncatedSentLength = 1_000

@@ -5,7 +5,9 @@ import Hummingbird
 /// 1. ``RequestCountingMiddleware``: every request is counted as it arrives;
 /// 2. ``FaultInjectionMiddleware``: a scripted fault answers, delays or drops it, and
 ///    ``BodyFaultMiddleware``: a scripted cut closes the connection in the middle of the body;
-/// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON.
+/// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON;
+/// 4. ``RequestDecompressionMiddleware``: a gzip body is inflated on the routes that take one,
+///    and refused with 415 elsewhere.
 ///
 /// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; everything else under
 /// `/api` behind ``AccessTokenMiddleware``; and, only when ``enablesDebugRoutes`` is set, the
@@ -33,6 +35,7 @@ struct ReferenceRouterBuilder: Sendable {
         router.add(middleware: FaultInjectionMiddleware(faults: faults))
         router.add(middleware: BodyFaultMiddleware(faults: bodyFaults))
         router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: RequestDecompressionMiddleware())
 
         let authRoutes = AuthRoutes(auth: auth)
         authRoutes.registerOpenRoutes(on: router.group(RouterPath(AuthRoutes.basePath)))
@@ -51,6 +54,7 @@ struct ReferenceRouterBuilder: Sendable {
             let debug = router.group("debug")
             DebugRoutes().register(on: debug)
             DebugTransferRoutes().register(on: debug)
+            DebugEncodedRoutes().register(on: debug)
             DebugBlobRoutes(catalog: blobs).register(on: debug)
             DebugUploadRoutes().register(on: debug)
             DebugFaultRoutes(faults: faults, counter: counter).register(on: debug)

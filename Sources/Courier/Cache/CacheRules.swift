@@ -33,7 +33,10 @@ public enum CacheRules {
     }
 
     /// The stored response updated by a 304 (RFC 9111, section 4.3.4): the 304's fields replace
-    /// the stored ones of the same name, except `Content-Length` and connection fields.
+    /// the stored ones of the same name, except `Content-Length` and connection fields; and
+    /// `Content-Encoding` when the stored response has none: its body was stored decoded (the
+    /// coding was "processed and removed by the recipient", section 3.2), and a 304 that names
+    /// the wire's coding must not make the stored head claim one its body does not have.
     /// - Parameters:
     ///   - stored: The stored response.
     ///   - notModified: The 304's header fields.
@@ -41,6 +44,7 @@ public enum CacheRules {
     ///   - responseDate: When the 304 arrived.
     public static func updated(_ stored: CachedResponse, with notModified: HTTPFields, requestDate: Date, responseDate: Date) -> CachedResponse {
         let replaced = Set(notModified.map { $0.name.canonicalName }).subtracting(connectionFields).subtracting(neverStoredFields).subtracting(["content-length"])
+            .subtracting(stored.fields.contains { $0.name.lowercased() == "content-encoding" } ? [] : ["content-encoding"])
         var fields = stored.fields.filter { !replaced.contains($0.name.lowercased()) }
         for field in notModified where replaced.contains(field.name.canonicalName) {
             fields.append(.init(name: field.name.rawName, value: field.value))

@@ -104,11 +104,21 @@ struct CacheStage: Middleware {
             return served(fallback, status: .stale, for: request, context: context)
         }
         let ttl: Bool = if case .ttl = policy { true } else { false }
-        guard CacheRules.isStorable(method: request.method, request: request.headerFields, response: response, ttlOverride: ttl),
-              case .known(let length) = responseBody?.length ?? .known(0), length <= Int64(cache.maxEntryBytes) else {
+        guard CacheRules.isStorable(method: request.method, request: request.headerFields, response: response, ttlOverride: ttl) else {
             return (response, responseBody)
         }
-        let data = try await responseBody?.collect(upTo: cache.maxEntryBytes) ?? Data()
+        let data: Data
+        switch responseBody?.length ?? .known(0) {
+        case .known(let length):
+            guard length <= Int64(cache.maxEntryBytes) else { return (response, responseBody) }
+            data = try await responseBody?.collect(upTo: cache.maxEntryBytes) ?? Data()
+        case .unknown:
+            // A chunked or decoded body tells its size only once read. The caller gathers it
+            // anyway (streamed calls bypass the cache), up to its own limit: read it here
+            // under the larger of the two limits, and store it if it fits.
+            data = try await responseBody?.collect(upTo: max(cache.maxEntryBytes, context.options.maxResponseBytes ?? 0)) ?? Data()
+            guard data.count <= cache.maxEntryBytes else { return (response, HTTPBody(data)) }
+        }
         var entry = CachedResponse(
             status: response.status.code, fields: CacheRules.storedFields(response.headerFields), body: data,
             requestDate: requestDate, responseDate: responseDate,

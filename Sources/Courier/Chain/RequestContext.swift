@@ -224,6 +224,8 @@ public final class CallRecord: Sendable {
     private let refresh = Mutex<Task<RefreshedResponse, any Error>?>(nil)
     private let memo = Mutex<DecodedValueMemo?>(nil)
     private let signer = Mutex<Signer>(Signer())
+    /// The encoded size of the last compressed response body read, -1 while none was.
+    private let encodedBody = Atomic<Int>(-1)
 
     /// Who signed the call's last attempt, as it went out.
     private struct Signer {
@@ -308,6 +310,20 @@ public final class CallRecord: Sendable {
     /// The decoded-value memo of the stored response the cache served, if it served one from memory.
     var decodedMemo: DecodedValueMemo? {
         memo.withLock { $0 }
+    }
+
+    /// Records how many bytes a compressed response body took on the wire, as a transport
+    /// that decodes it reads it (the figure grows as the body arrives).
+    public func noteEncodedBodyBytes(_ count: Int) {
+        encodedBody.store(count, ordering: .relaxed)
+    }
+
+    /// How many encoded bytes the call's compressed response body took on the wire, when it
+    /// was compressed and the transport counted them; `nil` otherwise (an uncompressed body
+    /// takes as many bytes on the wire as it has, and URLSession does not tell).
+    public var encodedBodyBytes: Int? {
+        let count = encodedBody.load(ordering: .relaxed)
+        return count < 0 ? nil : count
     }
 
     /// Why the retry stage stopped trying, if it recorded a reason.

@@ -28,6 +28,9 @@ public final class APIClient: Sendable {
     private let base: RequestTarget.Base
     /// Whether deadlines are on the system clock, so that transports may be handed them.
     private let clockIsSystemClock: Bool
+    /// Whether requests offer `Accept-Encoding: gzip, deflate`: the configuration wants it
+    /// and the transport decodes what comes back.
+    private let offersCompression: Bool
     /// The origins this client sends credentials to.
     private let credentialScope: CredentialScope
     /// The dedup stage's calls in flight, `nil` when the client does not deduplicate (for
@@ -50,6 +53,7 @@ public final class APIClient: Sendable {
         let base = RequestTarget.Base(configuration.baseURL)
         self.base = base
         self.clockIsSystemClock = configuration.clock is SystemClock
+        self.offersCompression = configuration.acceptsCompressedResponses && transport.decodesContentEncoding
         let credentialScope = CredentialScope(baseURL: configuration.baseURL, additional: configuration.credentialOrigins)
         self.credentialScope = credentialScope
         var stages: [any Middleware] = []
@@ -73,6 +77,7 @@ public final class APIClient: Sendable {
         if let auth = configuration.auth { lower.append(AuthStage(session: auth)) }
         lower.append(RedirectStage(policy: configuration.redirectPolicy))
         if let connectivity = configuration.connectivity { lower.append(ConnectivityStage(monitor: connectivity, defaultWait: configuration.connectivityWait)) }
+        if let compressor = configuration.requestBodyCompressor { lower.append(RequestCompressionStage(compressor: compressor)) }
         if let queue = configuration.offlineQueue {
             stages.append(OfflineQueueStage(
                 queue: queue, connectivity: configuration.connectivity, defaultConnectivityWait: configuration.connectivityWait,
@@ -287,7 +292,7 @@ public final class APIClient: Sendable {
             } catch {
                 throw ErrorMapping.decodingError(error, data: data, response: response)
             }
-            let metrics = ResponseMetrics(
+            var metrics = ResponseMetrics(
                 duration: ContinuousClock.now - started,
                 bytesSent: call.body.flatMap { body in
                     if case .known(let count) = body.length { return count }
@@ -297,6 +302,7 @@ public final class APIClient: Sendable {
                 attempts: call.context.record.transportCallCount,
                 cacheStatus: call.context.record.cacheStatus
             )
+            if metrics.cacheStatus == .network { metrics.wireBytesReceived = call.context.record.encodedBodyBytes }
             return (Response(value: value, http: response, data: data, metrics: metrics), call.request, call.context.record)
         } catch {
             throw ErrorMapping.courierError(from: error, request: call.request, record: call.context.record)
@@ -325,6 +331,16 @@ public final class APIClient: Sendable {
         var options = request.options
         options.timeout = options.timeout ?? configuration.timeout
         options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
+        options.maxDecompressionRatio = options.maxDecompressionRatio ?? configuration.maxDecompressionRatio
+        var fields = request.headers
+        if fields.contains(.acceptEncoding) {
+            // The caller asked for codings of its choosing: it gets the bytes as they came.
+            options.decodesContentEncoding = false
+        } else if offersCompression, options.decodesContentEncoding, !fields.contains(.range) {
+            // A range counts bytes of one representation: a resumed download asks for the
+            // identity one, whose offsets are those of the decoded bytes it already has.
+            fields.append(HTTPField(name: .acceptEncoding, value: ContentCoding.acceptEncoding))
+        }
         let deadline = options.deadline.map { configuration.clock.now.advanced(by: $0) }
         // A deadline on an injected clock (a test's manual clock) means nothing to a socket:
         // only the system clock's deadline is handed to the transport.
@@ -336,7 +352,6 @@ public final class APIClient: Sendable {
             credentialScope: credentialScope
         )
 
-        var fields = request.headers
         if let contentType = request.body?.contentType, !fields.contains(.contentType) {
             fields.append(HTTPField(name: .contentType, value: contentType))
         }

@@ -14,6 +14,18 @@ public struct ClientConfiguration: Sendable {
     /// The most body bytes read for a decoded call (4 MiB by default); a request's
     /// ``RequestOptions/maxResponseBytes`` overrides it.
     public var maxResponseBytes: Int
+    /// Whether requests offer `Accept-Encoding: gzip, deflate` and their compressed responses
+    /// are decoded (`true` by default, when the transport decodes content codings; see
+    /// ``Transport/decodesContentEncoding``). A request that sets its own `Accept-Encoding`,
+    /// or a `Range`, is left as it is.
+    public var acceptsCompressedResponses: Bool = true
+    /// The most decoded bytes per encoded byte of a compressed response, past its first MiB;
+    /// a request's ``RequestOptions/maxDecompressionRatio`` overrides it. 100 by default:
+    /// JSON compresses 5 to 20 times, a decompression bomb a thousand.
+    public var maxDecompressionRatio: Int = RequestOptions.defaultMaxDecompressionRatio
+    /// Compresses the bodies of requests that ask for it (``RequestOptions/compressesRequestBody``);
+    /// `nil` (the default) sends every body as it is. `CourierCompression`'s `GzipCompressor` is one.
+    public var requestBodyCompressor: (any RequestBodyCompressor)?
     /// Encodes request bodies unless the request brings its own encoder.
     public var encoder: JSONEncoder
     /// Decodes response bodies unless the request brings its own decoder.

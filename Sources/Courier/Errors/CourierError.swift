@@ -107,6 +107,7 @@ extension CourierError {
             case transportFailed, tlsFailure, invalidResponse, unauthorized, forbidden, notFound
             case rateLimited, clientError, serverError, decodingFailed, responseTooLarge, queued
             case fileSystem, notCached, tooManyRedirects, redirectNotFollowed, queuedWriteAhead
+            case contentDecodingFailed
         }
 
         private let kind: Kind
@@ -152,8 +153,14 @@ extension CourierError {
         public static let serverError = Code(.serverError)
         /// The body did not decode as the expected type; see ``CourierError/codingPath``.
         public static let decodingFailed = Code(.decodingFailed)
-        /// The body was larger than the allowed maximum.
+        /// The body was larger than the allowed maximum, or a compressed body inflated past
+        /// its ratio limit (``RequestOptions/maxDecompressionRatio``).
         public static let responseTooLarge = Code(.responseTooLarge)
+        /// The response's `Content-Encoding` could not be undone: the body is not in the coding
+        /// it claims, is cut short, or has several codings stacked. Nothing of the body reaches
+        /// the caller's decoder or the cache. (A coding Courier does not know is not an error:
+        /// the body arrives as it came, `Content-Encoding` included.)
+        public static let contentDecodingFailed = Code(.contentDecodingFailed)
         /// A file of a transfer could not be read or written: missing, not permitted, or the
         /// disk is full; ``CourierError/underlying`` is the `POSIXError`.
         public static let fileSystem = Code(.fileSystem)

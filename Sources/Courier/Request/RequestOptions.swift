@@ -39,6 +39,25 @@ public struct RequestOptions: Sendable, Hashable {
     /// Whether the request's body is personal data (health records, for one): it is never
     /// logged, whatever ``LoggingMiddleware/bodies`` allows. `false` by default.
     public var bodyIsPersonalData: Bool = false
+    /// Whether the request body is sent compressed with the client's
+    /// ``ClientConfiguration/requestBodyCompressor`` (gzip), with `Content-Encoding` set.
+    /// A server that answers 415 gets the request again uncompressed, once, and is then sent
+    /// uncompressed bodies by this client. `false` by default; without a compressor it has no effect.
+    public var compressesRequestBody: Bool = false
+    /// Whether a compressed response body (`Content-Encoding: gzip` or `deflate`) is decoded
+    /// before anyone reads it; `true` by default. Courier sets it to `false` for a request
+    /// whose caller sets its own `Accept-Encoding`: that caller gets the bytes as they came,
+    /// `Content-Encoding` included (on URLSession, which always decodes what it can, only a
+    /// coding it does not know arrives encoded).
+    public var decodesContentEncoding: Bool = true
+    /// The most decoded bytes per encoded byte of a compressed response (past the first MiB,
+    /// which is always allowed): a body that inflates further fails with
+    /// ``CourierError/Code/responseTooLarge`` before it is held in memory. `nil` uses
+    /// ``ClientConfiguration/maxDecompressionRatio``.
+    public var maxDecompressionRatio: Int?
+
+    /// The decompression ratio limit when neither the request nor the client sets one.
+    public static let defaultMaxDecompressionRatio = 100
 
     /// Makes options; every parameter has the default a typical API call wants.
     public init(

@@ -35,8 +35,11 @@ public struct ResponseMetrics: Sendable, Hashable {
     public var duration: Duration
     /// Body bytes sent, when known.
     public var bytesSent: Int64?
-    /// Body bytes received.
+    /// Body bytes received, as the caller reads them (decoded, when the response was compressed).
     public var bytesReceived: Int
+    /// The bytes the body took on the wire when it came compressed and the transport counted
+    /// them (AsyncHTTPClient does; URLSession decodes out of sight); `nil` otherwise.
+    public var wireBytesReceived: Int?
     /// How many times the request reached the transport (1 unless retried or replayed; 0
     /// when the cache answered).
     public var attempts: Int
@@ -50,5 +53,6 @@ public struct ResponseMetrics: Sendable, Hashable {
         self.bytesReceived = bytesReceived
         self.attempts = attempts
         self.cacheStatus = cacheStatus
+        self.wireBytesReceived = nil
     }
 }

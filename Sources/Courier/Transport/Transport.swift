@@ -38,4 +38,18 @@ public protocol Transport: Sendable {
         body: HTTPBody?,
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?)
+
+    /// Whether the transport decodes compressed response bodies; `false` unless it says so.
+    ///
+    /// When it does, the client offers `Accept-Encoding: gzip, deflate`, and the transport
+    /// must, for a request whose ``RequestOptions/decodesContentEncoding`` is `true`: return
+    /// the body decoded, with `Content-Encoding` and `Content-Length` removed from the head;
+    /// apply ``RequestOptions/maxResponseBytes`` to the decoded bytes; fail a body that does
+    /// not decode with ``CourierError/Code/contentDecodingFailed``.
+    var decodesContentEncoding: Bool { get }
+}
+
+extension Transport {
+    /// `false`: a transport decodes nothing unless it says so.
+    public var decodesContentEncoding: Bool { false }
 }

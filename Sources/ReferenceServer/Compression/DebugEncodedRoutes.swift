@@ -1,0 +1,153 @@
+import CompressNIO
+import Foundation
+import Hummingbird
+
+/// `GET /debug/encoded`: bodies in a content coding, well formed or broken on purpose, for
+/// testing and benchmarking a client's decoding.
+///
+/// Query items:
+/// - `count`: the decoded size in bytes (clamped to ``maximumDecodedBytes``);
+/// - `shape`: `json` (an array of records, as an API sends; the default) or `zeros` (which
+///   compresses a thousandfold: a decompression bomb);
+/// - `coding`: `auto` (gzip when the request accepts it, else none; the default), `gzip`,
+///   `x-gzip`, `deflate` or `identity`, sent whatever the request accepts;
+/// - `fault`: `corrupt` (labelled gzip, sent plain), `truncated` (the stream's last bytes
+///   left out, with a `Content-Length` that matches what is sent), `raw-deflate` (labelled
+///   `deflate`, sent without the zlib wrapper), `stacked` (`gzip, gzip`, encoded twice),
+///   `unknown` (labelled `br`, sent plain), `members` (two gzip members in a row);
+/// - `chunked=1`: no `Content-Length`, the body in 16 KiB chunks;
+/// - `maxAge`: a `Cache-Control: max-age` in seconds, with an `ETag` (and 304s for it).
+///
+/// Every answer varies on `Accept-Encoding`.
+struct DebugEncodedRoutes: Sendable {
+    /// The largest decoded body.
+    static let maximumDecodedBytes = 1 << 30
+
+    func register<Context: RequestContext>(on debug: RouterGroup<Context>) {
+        debug.get("encoded") { request, _ in try Self.encoded(request) }
+    }
+
+    private static func encoded(_ request: Request) throws -> Response {
+        let query = QueryItems(rawQuery: request.uri.query)
+        let count = min(try query.integer("count", default: 1 << 20, in: 0...Int.max), maximumDecodedBytes)
+        let shape = query.first("shape") ?? "json"
+        let fault = query.first("fault")
+        let accepted = (request.headers[.acceptEncoding] ?? "").lowercased()
+        var coding = query.first("coding") ?? "auto"
+        if coding == "auto" { coding = accepted.contains("gzip") ? "gzip" : "identity" }
+        if fault == "raw-deflate" { coding = "deflate" }
+
+        var headers: HTTPFields = [.contentType: shape == "json" ? "application/json" : "application/octet-stream", .vary: "Accept-Encoding"]
+        if let maxAge = query.first("maxAge") {
+            let etag = "\"\(shape)-\(count)-\(coding)\""
+            headers[.cacheControl] = "max-age=\(Int(maxAge) ?? 0)"
+            headers[.eTag] = etag
+            if request.headers[.ifNoneMatch] == etag {
+                headers[.contentEncoding] = coding == "identity" ? nil : coding
+                return Response(status: .notModified, headers: headers)
+            }
+        }
+        if shape == "zeros", fault == nil, coding == "gzip" {
+            // A bomb is compressed a MiB of zeros at a time: the server never holds it inflated.
+            headers[.contentEncoding] = "gzip"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: try Self.gzippedZeros(count)))
+        }
+        let plain = shape == "zeros" ? ByteBuffer(repeating: 0, count: min(count, 64 << 20)) : Self.records(bytes: count)
+        var body: ByteBuffer
+        switch fault {
+        case "corrupt":
+            headers[.contentEncoding] = "gzip"
+            body = plain
+        case "unknown":
+            headers[.contentEncoding] = "br"
+            body = plain
+        case "truncated":
+            headers[.contentEncoding] = "gzip"
+            body = try Self.compress(plain, .gzip)
+            body = body.getSlice(at: body.readerIndex, length: max(0, body.readableBytes - 12)) ?? body
+        case "raw-deflate":
+            headers[.contentEncoding] = "deflate"
+            body = try Self.compress(plain, .deflate)
+        case "stacked":
+            headers[.contentEncoding] = "gzip, gzip"
+            body = try Self.compress(try Self.compress(plain, .gzip), .gzip)
+        case "members":
+            headers[.contentEncoding] = "gzip"
+            let half = plain.readableBytes / 2
+            body = try Self.compress(plain.getSlice(at: plain.readerIndex, length: half)!, .gzip)
+            var second = try Self.compress(plain.getSlice(at: plain.readerIndex + half, length: plain.readableBytes - half)!, .gzip)
+            body.writeBuffer(&second)
+        default:
+            switch coding {
+            case "gzip", "x-gzip": body = try Self.compress(plain, .gzip)
+            case "deflate": body = try Self.compress(plain, .zlib)
+            default: body = plain
+            }
+            if coding != "identity" { headers[.contentEncoding] = coding }
+        }
+        guard query.first("chunked") == "1" else {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        }
+        let whole = body
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            var rest = whole
+            while rest.readableBytes > 0, let chunk = rest.readSlice(length: min(16 << 10, rest.readableBytes)) {
+                try await writer.write(chunk)
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// `count` zero bytes, gzip-compressed (about a thousandth of `count`).
+    private static func gzippedZeros(_ count: Int) throws -> ByteBuffer {
+        let compressor = try ZlibCompressor(algorithm: .gzip)
+        let zeros = ByteBuffer(repeating: 0, count: 1 << 20)
+        var output = ByteBuffer()
+        var scratch = ByteBufferAllocator().buffer(capacity: 64 << 10)
+        var left = count
+        while true {
+            let finishing = left <= zeros.readableBytes
+            var input = zeros.getSlice(at: 0, length: min(left, zeros.readableBytes))!
+            left -= input.readableBytes
+            while true {
+                scratch.clear()
+                var full = false
+                do {
+                    try compressor.deflate(from: &input, to: &scratch, flush: finishing ? .finish : .no)
+                } catch let error as CompressNIOError where error == .bufferOverflow {
+                    full = true
+                }
+                output.writeBuffer(&scratch)
+                if !full, input.readableBytes == 0 { break }
+            }
+            if finishing { return output }
+        }
+    }
+
+    private static func compress(_ plain: ByteBuffer, _ algorithm: ZlibAlgorithm) throws -> ByteBuffer {
+        var input = plain
+        return try input.compress(with: algorithm == .gzip ? .gzip() : algorithm == .zlib ? .zlib() : .deflate())
+    }
+
+    /// A JSON array of records, exactly `bytes` long (padded with spaces before the closing bracket).
+    static func records(bytes: Int) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(bytes)
+        guard bytes >= 2 else { return ByteBuffer(repeating: UInt8(ascii: " "), count: bytes) }
+        buffer.writeString("[")
+        var index = 0
+        var generator = SplitMix64(seed: 7)
+        while true {
+            let score = generator.next() % 10_000
+            let record = "{\"id\":\(index),\"title\":\"Radar \(index)\",\"state\":\"\(["open", "closed", "duplicate"][index % 3])\",\"score\":\(score),\"updatedAt\":\"2026-11-\(10 + index % 18)T08:\(10 + index % 50):00Z\"}"
+            let separator = index == 0 ? 0 : 1
+            guard buffer.readableBytes + separator + record.utf8.count + 1 <= bytes else { break }
+            if separator == 1 { buffer.writeString(",") }
+            buffer.writeString(record)
+            index += 1
+        }
+        buffer.writeRepeatingByte(UInt8(ascii: " "), count: bytes - 1 - buffer.readableBytes)
+        buffer.writeString("]")
+        return buffer
+    }
+}
