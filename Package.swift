@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "ClarityCore", swiftSettings: strictSwift6),
         .target(
             name: "ClarityAPI",
-            dependencies: ["Courier", "CourierCompression", "ClarityCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["Courier", "ClarityCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictSwift6
         ),
         .target(name: "IntervalsCore", swiftSettings: strictSwift6),

@@ -8,6 +8,12 @@ public import Foundation
 ///
 /// The writes drop every cached page of health data when they succeed
 /// (``Courier/RequestOptions/invalidates``), so a list read after them is never stale.
+///
+/// The two uploads ask for a compressed body (``Courier/RequestOptions/compressesRequestBody``):
+/// a client configured with a ``Courier/ClientConfiguration/requestBodyCompressor``
+/// (`CourierCompression`'s `GzipCompressor`) sends them gzipped, falling back to plain bodies
+/// for a server that answers 415. Without one they go as they are, which is the default: the
+/// CLARITY document does not say its server takes compressed bodies.
 public enum ClarityUploadEndpoints {
     /// `POST /api/v1/healthkit_upload`: uploads a batch of HealthKit samples, a JSON
     /// ``ClarityCore/HealthKitUploadRequest``. Answers 202 with the upload's id, `queued`.
@@ -17,7 +23,7 @@ public enum ClarityUploadEndpoints {
     public static func healthKitUpload(_ body: RequestBody) -> Request<HealthKitUploadResponse> {
         Request(
             method: .post, path: "/healthkit_upload", body: body,
-            options: personal(RequestOptions(invalidates: ["/health-data"])), name: "clarity.healthkit.upload"
+            options: compressed(personal(RequestOptions(invalidates: ["/health-data"]))), name: "clarity.healthkit.upload"
         )
     }
 
@@ -44,7 +50,7 @@ public enum ClarityUploadEndpoints {
             method: .post,
             path: "/health-data",
             body: .json(upload),
-            options: personal(RequestOptions(isQueueable: true, idempotencyKey: idempotencyKey, invalidates: ["/health-data"])),
+            options: compressed(personal(RequestOptions(isQueueable: true, idempotencyKey: idempotencyKey, invalidates: ["/health-data"]))),
             name: "clarity.healthdata.submit"
         )
     }
@@ -68,6 +74,13 @@ public enum ClarityUploadEndpoints {
             path: "/health-data/processing/" + RequestTarget.pathSegment(processingId),
             name: "clarity.healthdata.processing"
         )
+    }
+
+    /// Options for an upload whose body is worth compressing: sent gzipped when the client has a compressor.
+    static func compressed(_ options: RequestOptions) -> RequestOptions {
+        var options = options
+        options.compressesRequestBody = true
+        return options
     }
 
     /// Options for a request whose body is health data: never logged (``Courier/RequestOptions/bodyIsPersonalData``).

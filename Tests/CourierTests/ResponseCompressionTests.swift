@@ -3,6 +3,7 @@ import CourierAsyncHTTPClient
 import CourierTesting
 import Foundation
 import HTTPTypes
+import Logging
 import Synchronization
 import Testing
 
@@ -30,6 +31,20 @@ struct ResponseCompressionTests {
                     #expect(wire > 0 && wire * 4 < count, "JSON records compress well: \(wire) of \(count)")
                 }
             }
+        }
+    }
+
+    @Test(arguments: [40_000, 600_000])
+    func theLogSaysHowManyBytesTheBodyHadAndTookOnTheWire(count: Int) async throws {
+        let recorder = LogRecorder()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(recorder: recorder, level: .debug) }
+        try await withClient(.asyncHTTPClient, configure: { $0.networkMiddleware = [LoggingMiddleware(logger: logger)] }) { client, _ in
+            let response = try await client.send(encoded(["count": "\(count)", "coding": "gzip"]))
+            let sizes = recorder.all.filter { $0.message.hasPrefix("response body:") }
+            #expect(sizes.count == 1)
+            #expect(sizes.first?.metadata["body_bytes"] == "\(count)")
+            #expect(sizes.first?.metadata["wire_bytes"] == response.metrics.wireBytesReceived.map { "\($0)" })
+            #expect(response.metrics.wireBytesReceived != nil)
         }
     }
 

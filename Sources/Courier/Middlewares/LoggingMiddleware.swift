@@ -6,8 +6,9 @@ public import Logging
 ///
 /// - At ``requestLevel`` (`.info` by default): method, redacted URL, status and duration,
 ///   or the error.
-/// - At `.debug`: the request and response headers (redacted by ``Redaction``) and the
-///   request as a `curl` command.
+/// - At `.debug`: the request and response headers (redacted by ``Redaction``), the
+///   request as a `curl` command, and once the response body has been read, its size:
+///   decoded, and on the wire when it came compressed (`body_bytes`, `wire_bytes`).
 ///
 /// Authorization, cookies and token-like query items never reach the log handler. Neither do
 /// bodies, at any level, unless ``bodies`` allows some JSON keys (``BodyLogging``); a request
@@ -57,7 +58,16 @@ public struct LoggingMiddleware: Middleware {
                 metadata: Self.metadata(context, status: response.status.code)
             )
             logger.debug("response headers: \(Self.render(response.headerFields))", metadata: Self.metadata(context, status: response.status.code))
-            return (response, responseBody)
+            guard logger.logLevel <= .debug, let responseBody else { return (response, responseBody) }
+            if let data = responseBody.bufferedData {
+                logBodySize(data.count, context: context, status: response.status.code)
+                return (response, responseBody)
+            }
+            // A streamed body's size is known once it has been read: count it on the way.
+            let counted = BodySizeCounter(base: responseBody) { [self] count in
+                logBodySize(count, context: context, status: response.status.code)
+            }
+            return (response, HTTPBody(counted, length: responseBody.length, iterationBehavior: responseBody.iterationBehavior))
         } catch {
             let elapsed = ContinuousClock.now - started
             logger.log(
@@ -67,6 +77,14 @@ public struct LoggingMiddleware: Middleware {
             )
             throw error
         }
+    }
+
+    private func logBodySize(_ count: Int, context: RequestContext, status: Int) {
+        var metadata = Self.metadata(context, status: status)
+        metadata["body_bytes"] = "\(count)"
+        if let wire = context.record.encodedBodyBytes { metadata["wire_bytes"] = "\(wire)" }
+        let wire = context.record.encodedBodyBytes.map { " (\($0) on the wire)" } ?? ""
+        logger.debug("response body: \(count) bytes\(wire)", metadata: metadata)
     }
 
     private static func metadata(_ context: RequestContext, status: Int? = nil) -> Logger.Metadata {
@@ -87,5 +105,31 @@ public struct LoggingMiddleware: Middleware {
         let (seconds, attoseconds) = duration.components
         let ms = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
         return String(format: "%.1f", ms)
+    }
+}
+
+/// A streamed body that counts its bytes and reports the total when it ends.
+private struct BodySizeCounter: AsyncSequence, Sendable {
+    typealias Element = Data
+    let base: HTTPBody
+    let finished: @Sendable (Int) -> Void
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPBody.Iterator
+        let finished: @Sendable (Int) -> Void
+        var count = 0
+
+        mutating func next() async throws -> Data? {
+            guard let chunk = try await base.next() else {
+                finished(count)
+                return nil
+            }
+            count += chunk.count
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), finished: finished)
     }
 }
