@@ -18,7 +18,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Also write the results as JSON.")
     var json: String?
 
-    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer); all by default.")
+    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer, compression); all by default.")
     var only: String?
 
     @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time; the diagnostic contenders (courier_ahc_transport_only, courier_ahc_core, raw_ahc_busy_5us … raw_ahc_busy_30us) run only when named here.")
@@ -47,7 +47,7 @@ struct BenchCommand: AsyncParsableCommand {
         print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
         var results = BenchResults()
         do {
-            let groups = Set((only ?? "overhead,throughput,retry,auth,cache,queue,websocket,transfer").split(separator: ",").map(String.init))
+            let groups = Set((only ?? "overhead,throughput,retry,auth,cache,queue,websocket,transfer,compression").split(separator: ",").map(String.init))
             if groups.contains("overhead") { try await ChainOverheadBenchmark(calls: quick ? 5_000 : 20_000).run(into: &results) }
             if groups.contains("throughput") {
                 results.set("throughput.server", "embedded")
@@ -62,6 +62,7 @@ struct BenchCommand: AsyncParsableCommand {
             if groups.contains("queue") { try await QueueBenchmark(server: server, baseURL: url, quick: quick).run(into: &results) }
             if groups.contains("websocket") { try await WebSocketBenchmark(server: server, baseURL: url, quick: quick).run(into: &results) }
             if groups.contains("transfer") { try await TransferBenchmark(baseURL: url, quick: quick).run(into: &results) }
+            if groups.contains("compression") { try await CompressionBenchmark(baseURL: url, quick: quick).run(into: &results) }
         } catch {
             await server.stop()
             throw error

@@ -62,6 +62,9 @@ public struct WebSocketConfiguration: Sendable {
     public var maxFrameBytes: Int
     /// How long to wait for the server's answer to a close before dropping the connection.
     public var closeTimeout: Duration
+    /// The compression offered in the handshake: permessage-deflate by default
+    /// (``WebSocketCompression/perMessageDeflate``); `nil` offers none.
+    public var compression: WebSocketCompression? = .perMessageDeflate
 
     /// Makes a configuration.
     /// - Parameters:

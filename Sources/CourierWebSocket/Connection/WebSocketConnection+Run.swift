@@ -54,12 +54,13 @@ extension WebSocketConnection {
                 return .credentialRenewalFailed(reason: "no usable credential: \(Self.describe(error))")
             }
         }
-        let options = WebSocketEngineOptions(
+        var options = WebSocketEngineOptions(
             maxMessageBytes: configuration.maxMessageBytes,
             maxFrameBytes: configuration.maxFrameBytes,
             heartbeat: configuration.heartbeat,
             closeTimeout: configuration.closeTimeout
         )
+        options.compression = configuration.compression
         let inbox = self.inbox
         do {
             let end = try await engine.run(

@@ -7,6 +7,7 @@ public import NIOPosix
 import NIOSSL
 import NIOWebSocket
 import WSClient
+import WSCompression
 
 /// The WebSocket engine on swift-websocket's `WSClient`: the default on Linux (where
 /// `URLSessionWebSocketTask` is not available) and on Apple platforms.
@@ -161,7 +162,8 @@ public struct WSClientEngine: WebSocketEngine {
 
 extension WSClientEngine {
     /// `WSClient`'s settings for one connection: frame size, handshake fields, the watcher of
-    /// outgoing closes (with a heartbeat), the close timeout and the automatic ping.
+    /// outgoing closes (with a heartbeat), permessage-deflate when offered, the close timeout
+    /// and the automatic ping.
     static func clientConfiguration(
         handshake: WebSocketHandshake,
         options: WebSocketEngineOptions,
@@ -170,6 +172,15 @@ extension WSClientEngine {
         var extensions: [WebSocketExtensionFactory] = []
         if options.heartbeat != nil {
             extensions.append(.nonNegotiatedExtension { OutgoingCloseObserver(watch: watch) })
+        }
+        if let compression = options.compression {
+            // A decoded message is bounded as an uncompressed one is.
+            extensions.append(.perMessageDeflate(
+                maxWindow: compression.maxWindowBits,
+                noContextTakeover: compression.noContextTakeover,
+                maxDecompressedFrameSize: options.maxMessageBytes,
+                minFrameSizeToCompress: compression.minMessageBytes
+            ))
         }
         return WebSocketClientConfiguration(
             maxFrameSize: options.maxFrameBytes,

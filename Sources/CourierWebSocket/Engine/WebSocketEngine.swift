@@ -79,6 +79,8 @@ public struct WebSocketEngineOptions: Sendable, Hashable {
     public var heartbeat: Duration?
     /// How long to wait for the server's answer to a close.
     public var closeTimeout: Duration
+    /// The compression to offer in the handshake; `nil` (the default here) offers none.
+    public var compression: WebSocketCompression?
 
     /// Makes options.
     /// - Parameters:

@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// `GET /debug/encoded`: bodies in a content coding, well formed or broken on purpose, for
 /// testing and benchmarking a client's decoding.
@@ -22,14 +23,17 @@ import Hummingbird
 struct DebugEncodedRoutes: Sendable {
     /// The largest decoded body.
     static let maximumDecodedBytes = 1 << 30
+    /// Well-formed JSON bodies already encoded, by size and coding: a benchmark asks for the
+    /// same one again and again, and should measure its client, not this server's compressor.
+    private let memo = EncodedBodyMemo()
 
     func register<Context: RequestContext>(on debug: RouterGroup<Context>) {
-        debug.get("encoded") { request, _ in try Self.encoded(request) }
+        debug.get("encoded") { request, _ in try encoded(request) }
     }
 
-    private static func encoded(_ request: Request) throws -> Response {
+    private func encoded(_ request: Request) throws -> Response {
         let query = QueryItems(rawQuery: request.uri.query)
-        let count = min(try query.integer("count", default: 1 << 20, in: 0...Int.max), maximumDecodedBytes)
+        let count = min(try query.integer("count", default: 1 << 20, in: 0...Int.max), Self.maximumDecodedBytes)
         let shape = query.first("shape") ?? "json"
         let fault = query.first("fault")
         let accepted = (request.headers[.acceptEncoding] ?? "").lowercased()
@@ -52,7 +56,7 @@ struct DebugEncodedRoutes: Sendable {
             headers[.contentEncoding] = "gzip"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: try Self.gzippedZeros(count)))
         }
-        let plain = shape == "zeros" ? ByteBuffer(repeating: 0, count: min(count, 64 << 20)) : Self.records(bytes: count)
+        let plain = shape == "zeros" ? ByteBuffer(repeating: 0, count: min(count, 64 << 20)) : memo.records(bytes: count)
         var body: ByteBuffer
         switch fault {
         case "corrupt":
@@ -78,10 +82,12 @@ struct DebugEncodedRoutes: Sendable {
             var second = try Self.compress(plain.getSlice(at: plain.readerIndex + half, length: plain.readableBytes - half)!, .gzip)
             body.writeBuffer(&second)
         default:
-            switch coding {
-            case "gzip", "x-gzip": body = try Self.compress(plain, .gzip)
-            case "deflate": body = try Self.compress(plain, .zlib)
-            default: body = plain
+            body = try memo.body(shape: shape, count: count, coding: coding) {
+                switch coding {
+                case "gzip", "x-gzip": try Self.compress(plain, .gzip)
+                case "deflate": try Self.compress(plain, .zlib)
+                default: plain
+                }
             }
             if coding != "identity" { headers[.contentEncoding] = coding }
         }
@@ -149,5 +155,35 @@ struct DebugEncodedRoutes: Sendable {
         buffer.writeRepeatingByte(UInt8(ascii: " "), count: bytes - 1 - buffer.readableBytes)
         buffer.writeString("]")
         return buffer
+    }
+}
+
+/// The bodies `/debug/encoded` made, kept for the next request for the same one: up to
+/// ``capacity`` of them, each at most ``largest`` bytes; a `final class` whose dictionaries sit
+/// in a `Mutex`, which makes it `Sendable`.
+final class EncodedBodyMemo: Sendable {
+    static let capacity = 16
+    static let largest = 16 << 20
+    private let bodies = Mutex<[String: ByteBuffer]>([:])
+
+    /// The JSON records of `bytes` bytes.
+    func records(bytes: Int) -> ByteBuffer {
+        body(key: "records-\(bytes)", size: bytes) { DebugEncodedRoutes.records(bytes: bytes) }
+    }
+
+    /// The body of this shape, size and coding, made by `make` the first time.
+    func body(shape: String, count: Int, coding: String, make: () throws -> ByteBuffer) rethrows -> ByteBuffer {
+        try body(key: "\(shape)-\(count)-\(coding)", size: count, make: make)
+    }
+
+    private func body(key: String, size: Int, make: () throws -> ByteBuffer) rethrows -> ByteBuffer {
+        if let kept = bodies.withLock({ $0[key] }) { return kept }
+        let made = try make()
+        guard size <= Self.largest else { return made }
+        bodies.withLock { bodies in
+            if bodies.count >= Self.capacity { bodies.removeAll() }
+            bodies[key] = made
+        }
+        return made
     }
 }

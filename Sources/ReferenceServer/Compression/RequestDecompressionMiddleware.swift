@@ -33,6 +33,7 @@ struct RequestDecompressionMiddleware<Context: RequestContext>: RouterMiddleware
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw APIError.payloadTooLarge("a compressed body may be at most \(Self.maximumEncodedBytes) bytes")
         }
+        let encodedLength = encoded.readableBytes
         let decoded: ByteBuffer
         do {
             decoded = try encoded.decompress(with: .gzip(), maxSize: Self.maximumDecodedBytes)
@@ -44,7 +45,7 @@ struct RequestDecompressionMiddleware<Context: RequestContext>: RouterMiddleware
         var head = request.head
         head.headerFields[.contentEncoding] = nil
         head.headerFields[.contentLength] = String(decoded.readableBytes)
-        head.headerFields[.init("X-Encoded-Length")!] = String(encoded.readableBytes)
+        head.headerFields[.init("X-Encoded-Length")!] = String(encodedLength)
         return try await next(Request(head: head, body: RequestBody(buffer: decoded)), context)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import HummingbirdWSCompression
 import Logging
 import NIOCore
 import RadarCore
@@ -23,9 +24,14 @@ struct RealtimeUpgrade: Sendable {
     /// Whether `/debug/ws/echo` is offered.
     let enablesDebugRoutes: Bool
 
-    /// The server's WebSocket settings: 1 MiB frames, UTF-8 checked, no server pings.
+    /// The text that `/debug/ws/echo` answers with the extensions the client offered.
+    static let offeredExtensionsQuery = "?extensions"
+
+    /// The server's WebSocket settings: 1 MiB frames, permessage-deflate for a client that
+    /// offers it (messages decoded up to 16 MiB), UTF-8 checked, no server pings.
     static let configuration = WebSocketServerConfiguration(
         maxFrameSize: 1 << 20,
+        extensions: [.perMessageDeflate(maxDecompressedFrameSize: 16 << 20)],
         autoPing: .disabled,
         validateUTF8: true
     )
@@ -33,7 +39,8 @@ struct RealtimeUpgrade: Sendable {
     func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) async -> ShouldUpgradeResult<Handler> {
         let path = request.path.map { String($0.prefix { $0 != "?" }) } ?? ""
         if enablesDebugRoutes, path == "/debug/ws/echo" {
-            return .upgrade([:], echoHandler(channel: channel))
+            let offered = request.headerFields[HeaderName("Sec-WebSocket-Extensions")!] ?? ""
+            return .upgrade([:], echoHandler(channel: channel, offeredExtensions: offered))
         }
         let prefix = "/api/ws/radar/"
         guard path.hasPrefix(prefix) else { return .dontUpgrade }
@@ -47,7 +54,9 @@ struct RealtimeUpgrade: Sendable {
         return .upgrade([:], radarHandler(radarId: radarId, userId: userId, channel: channel))
     }
 
-    private func echoHandler(channel: any Channel) -> Handler {
+    /// Echoes every message; the text ``offeredExtensionsQuery`` is answered with the
+    /// `Sec-WebSocket-Extensions` the client offered in its handshake.
+    private func echoHandler(channel: any Channel, offeredExtensions: String) -> Handler {
         let session = ManagedSocketSession(hub: hub, channel: channel)
         return { inbound, outbound, _ in
             try await session.run(
@@ -56,6 +65,7 @@ struct RealtimeUpgrade: Sendable {
                 push: nil,
                 onMessage: { message, outbound in
                     switch message {
+                    case .text(Self.offeredExtensionsQuery): try await outbound.writeTextMessage("extensions: " + offeredExtensions)
                     case .text(let text): try await outbound.writeTextMessage(text)
                     case .binary(let bytes): try await outbound.writeBinaryMessage(bytes)
                     }

@@ -50,6 +50,32 @@ struct WebSocketIntegrationTests {
         Issue.record("no echo of any of \(tries) markers; received \(received)")
     }
 
+    @Test(arguments: [true, false])
+    func permessageDeflateIsOfferedByDefaultAndLargeMessagesRoundTrip(compressed: Bool) async throws {
+        try await withRunningServer { _, url in
+            var configuration = WebSocketConfiguration(url: webSocketURL(url, "/debug/ws/echo"), reconnect: quickReconnect, heartbeat: nil)
+            if !compressed { configuration.compression = nil }
+            let connection = WebSocketConnection(configuration: configuration)
+            connection.connect()
+            try await connection.send(text: "?extensions")
+            let offered = await nextMessage(connection)
+            if compressed {
+                #expect(offered.map { "\($0)" }?.contains("permessage-deflate") == true, "\(String(describing: offered))")
+            } else {
+                #expect(offered == .text("extensions: "))
+            }
+            // JSON-like text, compressible, larger than a frame; then binary that is not.
+            let text = String(repeating: #"{"id":1,"title":"Radar","state":"open"},"#, count: 40_000)
+            try await connection.send(text: text)
+            #expect(await nextMessage(connection) == .text(text))
+            var generator = SystemRandomNumberGenerator()
+            let noise = Data((0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            try await connection.send(.binary(noise))
+            #expect(await nextMessage(connection) == .binary(noise))
+            await connection.close()
+        }
+    }
+
     @Test func echoesTextAndBinaryAndAMessageLargerThanAFrame() async throws {
         try await withRunningServer { _, url in
             let connection = echoConnection(url)
