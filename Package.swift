@@ -178,6 +178,7 @@ let package = Package(
                 "ClarityCore", "ClarityAPI", "CacheConformance", "CourierSQLite", "IntervalsCore", "IntervalsAPI", "CourierWebSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCompression", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -33,6 +33,7 @@ struct DemoStory {
         try await DemoCaching(server: server, baseURL: baseURL, transport: transport, otherRadar: radar, report: report).run()
         try await DemoOffline(server: server, baseURL: baseURL, transport: transport, report: report).run()
         try await DemoFidelity(server: server, baseURL: baseURL, transport: transport, report: report).run()
+        try await DemoCompression(baseURL: baseURL, transport: transport, report: report).run()
         showRedaction(logs, secrets: try await secrets(of: clarity))
 
         section("Clean up")

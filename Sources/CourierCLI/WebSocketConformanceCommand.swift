@@ -13,7 +13,9 @@ struct WebSocketConformanceCommand: AsyncParsableCommand {
         Asks the fuzzing server how many cases it has (/getCaseCount), runs each one \
         (/runCase?case=N&agent=NAME), echoing every text and binary message, then asks it to \
         write its reports (/updateReports?agent=NAME). The verdicts are in the server's \
-        reports; scripts/autobahn.sh summarises them. permessage-deflate is not offered.
+        reports; scripts/autobahn.sh summarises them. permessage-deflate is offered with the \
+        default settings, or with those a case's description (/getCaseInfo) asks the client \
+        to offer: its no-context-takeover and window size, set through WebSocketCompression.
         """
     )
 
@@ -90,8 +92,32 @@ struct AutobahnSession {
         return count
     }
 
+    /// The case's description, from `/getCaseInfo`.
+    func caseDescription(_ number: Int) async -> String {
+        let connection = open("/getCaseInfo", query: "case=\(number)")
+        var description = ""
+        for await message in connection.messages {
+            guard case .text(let text) = message, let data = text.data(using: .utf8),
+                  let info = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+            description = info["description"] as? String ?? ""
+        }
+        return description
+    }
+
+    /// The permessage-deflate offer a case's description asks the client for: its compression
+    /// cases (13.x) say "client offers (requestNoContextTakeover, requestMaxWindowBits):
+    /// [(True, 9), …]", and the first of those is made with ``CourierWebSocket/WebSocketCompression``'s
+    /// public settings, as an app would set them; every other case gets the default offer.
+    static func compression(forCase description: String) -> WebSocketCompression {
+        guard let range = description.range(of: "(requestNoContextTakeover, requestMaxWindowBits): [(") else { return .perMessageDeflate }
+        let tuple = description[range.upperBound...].prefix { $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard tuple.count == 2, let bits = Int(tuple[1]) else { return .perMessageDeflate }
+        return WebSocketCompression(maxWindowBits: bits == 0 ? nil : bits, noContextTakeover: tuple[0] == "True")
+    }
+
     func runCase(_ number: Int) async -> CaseOutcome {
-        let connection = open("/runCase", query: "case=\(number)&agent=\(agent)")
+        let compression = Self.compression(forCase: await caseDescription(number))
+        let connection = open("/runCase", query: "case=\(number)&agent=\(agent)", compression: compression)
         let echo = Task { () -> Int in
             var echoed = 0
             for await message in connection.messages {
@@ -125,7 +151,7 @@ struct AutobahnSession {
 
     /// A connection that never reconnects, sends no pings, and accepts the suite's largest
     /// messages (16 MiB, in one frame).
-    private func open(_ path: String, query: String?) -> WebSocketConnection {
+    private func open(_ path: String, query: String?, compression: WebSocketCompression? = .perMessageDeflate) -> WebSocketConnection {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
         components.path = path
         components.percentEncodedQuery = query
@@ -139,7 +165,9 @@ struct AutobahnSession {
             maxFrameBytes: 64 << 20,
             closeTimeout: .seconds(5)
         )
-        let connection = WebSocketConnection(configuration: configuration)
+        var withCompression = configuration
+        withCompression.compression = compression
+        let connection = WebSocketConnection(configuration: withCompression)
         connection.connect()
         return connection
     }

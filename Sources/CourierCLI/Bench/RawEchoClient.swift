@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import Synchronization
 import WSClient
+import WSCompression
 
 /// Raw `WSClient`, the baseline of the WebSocket benchmark: one connection whose handler runs
 /// batches of echo round trips on request, timing each inside the handler itself (write a
@@ -23,10 +24,18 @@ final class RawEchoClient: Sendable {
     }
 
     /// Connects and waits until the handshake is done.
-    static func start(url: URL) async throws -> RawEchoClient {
+    /// - Parameters:
+    ///   - url: The echo route.
+    ///   - compressed: Whether to offer permessage-deflate (swift-websocket's extension, its
+    ///     default settings, messages decoded up to 16 MiB as Courier's).
+    static func start(url: URL, compressed: Bool = false) async throws -> RawEchoClient {
         let (stream, continuation) = AsyncStream.makeStream(of: Batch.self)
         let (opened, openedContinuation) = AsyncStream.makeStream(of: Void.self)
-        let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, validateUTF8: true)
+        let configuration = WebSocketClientConfiguration(
+            maxFrameSize: 1 << 20,
+            extensions: compressed ? [.perMessageDeflate(maxDecompressedFrameSize: 16 << 20)] : [],
+            validateUTF8: true
+        )
         let task = Task {
             var logger = Logger(label: "courier.bench.raw-ws")
             logger.logLevel = .warning

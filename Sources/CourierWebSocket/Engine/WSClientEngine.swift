@@ -175,9 +175,14 @@ extension WSClientEngine {
         }
         if let compression = options.compression {
             // A decoded message is bounded as an uncompressed one is.
+            // The offer always carries `client_max_window_bits` (15 unless set), as browsers'
+            // does: it tells the server it may ask for a smaller window for what the client
+            // sends, which a server short of memory does.
             extensions.append(.perMessageDeflate(
-                maxWindow: compression.maxWindowBits,
-                noContextTakeover: compression.noContextTakeover,
+                clientMaxWindow: compression.maxWindowBits ?? 15,
+                clientNoContextTakeover: compression.noContextTakeover,
+                serverMaxWindow: compression.maxWindowBits,
+                serverNoContextTakeover: compression.noContextTakeover,
                 maxDecompressedFrameSize: options.maxMessageBytes,
                 minFrameSizeToCompress: compression.minMessageBytes
             ))
