@@ -213,7 +213,13 @@ public final class AsyncHTTPClientTransport: Transport {
             throw AHCErrorMapping.map(error)
         }
         context.record.noteEncodedBodyBytes(encoded.readableBytes)
-        return (head, HTTPBody(try DecodedResponseChunks.decodeWhole(encoded, coding: coding, limits: limits)))
+        do {
+            return (head, HTTPBody(try DecodedResponseChunks.decodeWhole(encoded, coding: coding, limits: limits)))
+        } catch let error as CourierError where error.code == .contentDecodingFailed && !(200..<300).contains(head.status.code) {
+            // An error page that does not decode is still its status: a 503 is retried, a 401
+            // refreshes the credential. Its body, unreadable, is left out.
+            return (head, HTTPBody(Data()))
+        }
     }
 
     /// Response bodies of a known length up to this many bytes are read before ``send(_:body:context:)``

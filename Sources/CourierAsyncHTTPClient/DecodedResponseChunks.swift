@@ -31,6 +31,16 @@ struct DecodedResponseChunks: AsyncSequence, Sendable {
 
         mutating func next() async throws -> Data? {
             if finished { return nil }
+            do {
+                return try await decodeNext()
+            } catch {
+                // A body that failed stays failed: nothing more comes out of it.
+                finished = true
+                throw error
+            }
+        }
+
+        private mutating func decodeNext() async throws -> Data? {
             if decoder == nil { decoder = try ContentDecoder(coding: coding, limits: limits) }
             guard let decoder else { return nil }
             while true {

@@ -120,8 +120,9 @@ public final class ContentDecoder {
         // An empty body is an empty body, whatever its header says (servers send that for 204s
         // and empty 200s alike).
         if encodedByteCount == 0 { return }
-        var none = ByteBufferAllocator().buffer(capacity: 16)
-        while try decode(&none) != nil {}
+        guard !mayHoldOutput else {
+            throw CourierError(code: .contentDecodingFailed, message: "the decoder was finished with decoded bytes not yet read")
+        }
         if ended { return }
         // With no input, zlib says "stream end" at the end of one and "no progress" before it.
         window.clear()

@@ -16,7 +16,8 @@ import NIOCore
 ///
 /// A body in memory is compressed at once, into a body in memory of known length. A streamed
 /// body (a file) is compressed as the transport reads it, a chunk at a time, and can be sent
-/// again when the original can.
+/// again when the original can; on URLSession, which uploads only files and whole bodies, the
+/// compressed stream is gathered in memory first.
 public struct GzipCompressor: RequestBodyCompressor {
     /// `gzip`.
     public var contentCoding: String { "gzip" }
@@ -84,6 +85,7 @@ struct GzipChunks: AsyncSequence, Sendable {
         var done = false
 
         mutating func next() async throws -> Data? {
+            if done { return nil }
             if stream == nil { stream = try GzipStream(level: level) }
             while !done {
                 if let chunk = try await base.next() {

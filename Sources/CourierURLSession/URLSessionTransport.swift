@@ -229,13 +229,20 @@ public final class URLSessionTransport: Transport {
     /// A coding neither knows is left in the head, with the body as it came, as on
     /// AsyncHTTPClient.
     /// - Throws: ``Courier/CourierError/Code/contentDecodingFailed`` for stacked codings.
+    /// URLSession decodes whatever `Accept-Encoding` the caller set, so the codings it knows are
+    /// removed from the head even for a caller that asked to see them (`decodes` is `false`).
     static func decodedByEngine(_ head: HTTPResponse, decodes: Bool) throws -> HTTPResponse {
-        guard decodes, head.headerFields.contains(.contentEncoding) else { return head }
+        guard head.headerFields.contains(.contentEncoding) else { return head }
         #if canImport(Darwin)
         if head.headerFields[.contentEncoding]?.lowercased() == "br" { return ContentCoding.decodedHead(head) }
         #endif
-        guard try ContentCoding.of(head.headerFields) != nil else { return head }
-        return ContentCoding.decodedHead(head)
+        let coding: ContentCoding?
+        do {
+            coding = try ContentCoding.of(head.headerFields)
+        } catch where !decodes {
+            return head
+        }
+        return coding == nil ? head : ContentCoding.decodedHead(head)
     }
 
     /// Throws ``Courier/CourierError/Code/fileSystem`` when a file to upload is gone or no

@@ -6,8 +6,8 @@ import Hummingbird
 /// 2. ``FaultInjectionMiddleware``: a scripted fault answers, delays or drops it, and
 ///    ``BodyFaultMiddleware``: a scripted cut closes the connection in the middle of the body;
 /// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON;
-/// 4. ``RequestDecompressionMiddleware``: a gzip body is inflated on the routes that take one,
-///    and refused with 415 elsewhere.
+/// 4. ``RequestDecompressionMiddleware``: a compressed body is refused with 415 unless its route
+///    takes gzip; the route groups' own one inflates it, after their access check.
 ///
 /// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; everything else under
 /// `/api` behind ``AccessTokenMiddleware``; and, only when ``enablesDebugRoutes`` is set, the
@@ -35,12 +35,12 @@ struct ReferenceRouterBuilder: Sendable {
         router.add(middleware: FaultInjectionMiddleware(faults: faults))
         router.add(middleware: BodyFaultMiddleware(faults: bodyFaults))
         router.add(middleware: APIErrorMiddleware())
-        router.add(middleware: RequestDecompressionMiddleware())
+        router.add(middleware: RequestDecompressionMiddleware(decodes: false))
 
         let authRoutes = AuthRoutes(auth: auth)
         authRoutes.registerOpenRoutes(on: router.group(RouterPath(AuthRoutes.basePath)))
 
-        let api = router.group("api").add(middleware: AccessTokenMiddleware(auth: auth))
+        let api = router.group("api").add(middleware: AccessTokenMiddleware(auth: auth)).add(middleware: RequestDecompressionMiddleware(decodes: true))
         authRoutes.registerAuthenticatedRoutes(on: api)
         RadarRoutes(store: store, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
         IntervalsRoutes(store: intervals).register(on: api)
@@ -51,7 +51,7 @@ struct ReferenceRouterBuilder: Sendable {
         ClarityHealthDataRoutes(store: clarityHealth, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
 
         if enablesDebugRoutes {
-            let debug = router.group("debug")
+            let debug = router.group("debug").add(middleware: RequestDecompressionMiddleware(decodes: true))
             DebugRoutes().register(on: debug)
             DebugTransferRoutes().register(on: debug)
             DebugEncodedRoutes().register(on: debug)

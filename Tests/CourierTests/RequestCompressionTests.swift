@@ -86,6 +86,24 @@ struct RequestCompressionTests {
         }
     }
 
+    @Test func theServerRefusesACutGzipBodyAndInflatesNothingBeforeTheAccessCheck() async throws {
+        try await withClient(.asyncHTTPClient) { client, _ in
+            let whole = try #require(GzipCompressor().compress(HTTPBody(Self.document)).bufferedData)
+            var cut = Request<Data>(method: .post, path: "/debug/echo", body: .data(whole.dropLast(6), contentType: "application/json"))
+            cut.headers[.contentEncoding] = "gzip"
+            let error = await courierError { _ = try await client.send(cut) }
+            #expect(error?.status?.code == 400, "\(String(describing: error))")
+            var trailing = Request<Data>(method: .post, path: "/debug/echo", body: .data(whole + Data("junk".utf8), contentType: "application/json"))
+            trailing.headers[.contentEncoding] = "gzip"
+            #expect(await courierError { _ = try await client.send(trailing) }?.status?.code == 400)
+
+            var anonymous = Request<Data>(method: .post, path: "/api/v1/health-data", body: .data(whole, contentType: "application/json"))
+            anonymous.headers[.contentEncoding] = "gzip"
+            anonymous.options.requiresAuth = false
+            #expect(await courierError { _ = try await client.send(anonymous) }?.status?.code == 401)
+        }
+    }
+
     @Test func withoutACompressorTheFlagChangesNothing() async throws {
         try await withClient(.asyncHTTPClient) { client, _ in
             var request = Request<Received>(method: .post, path: "/debug/upload", body: .data(Self.document, contentType: "application/json"))

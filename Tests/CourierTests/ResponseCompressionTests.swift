@@ -4,6 +4,7 @@ import CourierTesting
 import Foundation
 import HTTPTypes
 import Logging
+import MetricsTestKit
 import Synchronization
 import Testing
 
@@ -48,6 +49,20 @@ struct ResponseCompressionTests {
         }
     }
 
+    @Test(arguments: [40_000, 600_000])
+    func metricsCountDecodedAndWireBytesOnceTheBodyIsRead(count: Int) async throws {
+        let metrics = TestMetrics()
+        try await withClient(.asyncHTTPClient, configure: { $0.middleware = [MetricsMiddleware(factory: metrics)] }) { client, _ in
+            let request = Request<Data>(path: "/debug/encoded", query: [URLQueryItem(name: "count", value: "\(count)")], name: "encoded")
+            let response = try await client.send(request)
+            let decoded = try metrics.expectCounter(MetricsMiddleware.bodyBytesLabel, [("endpoint", "encoded"), ("kind", "decoded")])
+            let wire = try metrics.expectCounter(MetricsMiddleware.bodyBytesLabel, [("endpoint", "encoded"), ("kind", "wire")])
+            #expect(decoded.totalValue == Int64(count))
+            #expect(wire.totalValue == Int64(try #require(response.metrics.wireBytesReceived)))
+            #expect(wire.totalValue * 4 < decoded.totalValue)
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func requestsOfferGzipAndDeflateAndTheServerAnswersCompressed(kind: TransportKind) async throws {
         try await withClient(kind) { client, _ in
@@ -87,6 +102,16 @@ struct ResponseCompressionTests {
             #expect(response.headers[.contentEncoding] == "gzip")
             #expect(response.value.count < 100_000)
             #expect(response.value.prefix(2) == Data([0x1F, 0x8B]), "a gzip header: nothing was decoded")
+        }
+    }
+
+    @Test func onURLSessionWhichAlwaysDecodesTheHeadNeverClaimsACodingTheBodyLacks() async throws {
+        try await withClient(.urlSession) { client, _ in
+            var request = encoded(["count": "100000", "coding": "gzip"])
+            request.headers[.acceptEncoding] = "gzip"
+            let response = try await client.send(request)
+            #expect(response.value.count == 100_000, "URLSession decoded it")
+            #expect(response.headers[.contentEncoding] == nil)
         }
     }
 
@@ -232,6 +257,35 @@ struct CompressedResponseCacheTests {
         }
     }
 
+    @Test func aBodyLeftEncodedForOneCallerIsNeverStoredForTheNext() async throws {
+        let clock = ManualClock()
+        let cache = HTTPCache(storage: MemoryCacheStorage(), clock: clock)
+        try await withClient(.asyncHTTPClient, configure: { $0.cache = cache; $0.clock = clock }) { client, _ in
+            // A server that forgets `Vary: Accept-Encoding`.
+            var raw = encoded(["count": "50000", "coding": "gzip", "maxAge": "60", "vary": "0"])
+            raw.headers[.acceptEncoding] = "gzip"
+            let encodedResponse = try await client.send(raw)
+            #expect(encodedResponse.headers[.contentEncoding] == "gzip")
+            let decoded = try await client.send(encoded(["count": "50000", "coding": "gzip", "maxAge": "60", "vary": "0"]))
+            #expect(decoded.metrics.cacheStatus == .network, "the gzip bytes were not stored")
+            #expect(decoded.value.count == 50_000)
+            let again = try await client.send(encoded(["count": "50000", "coding": "gzip", "maxAge": "60", "vary": "0"]))
+            #expect(again.metrics.cacheStatus == .hit, "the decoded body was")
+            #expect(again.value == decoded.value)
+        }
+    }
+
+    @Test func anAcceptEncodingFromDefaultHeadersIsTheCallersOwn() async throws {
+        let transport = RecordingTransport()
+        var configuration = ClientConfiguration(baseURL: URL(string: "https://api.example.test")!)
+        configuration.middleware = [DefaultHeadersMiddleware(extraFields: [.acceptEncoding: "br"])]
+        _ = try await APIClient(configuration: configuration, transport: transport).send(Request<Data>(path: "/file"))
+        configuration.middleware = [DefaultHeadersMiddleware(extraFields: [.acceptEncoding: "identity"])]
+        _ = try await APIClient(configuration: configuration, transport: transport).send(Request<Data>(path: "/file"))
+        #expect(transport.requests.map { $0.headerFields[.acceptEncoding] } == ["br", "identity"])
+        #expect(transport.decodeFlags == [false, true], "identity asks for no coding; one that comes anyway is decoded")
+    }
+
     @Test func aResumedDownloadAsksForTheIdentityCodingOfItsRange() async throws {
         let transport = RecordingTransport()
         let client = APIClient(baseURL: URL(string: "https://api.example.test")!, transport: transport)
@@ -250,6 +304,12 @@ struct CompressedResponseCacheTests {
         configuration.acceptsCompressedResponses = false
         _ = try await APIClient(configuration: configuration, transport: transport).send(Request<Data>(path: "/file"))
         #expect(transport.requests.last?.headerFields[.acceptEncoding] == nil, "turned off by the configuration")
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("courier-identity-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        _ = try await client.download(Request<Data>(path: "/file.bin"), to: destination).value()
+        #expect(transport.requests.last?.headerFields[.acceptEncoding] == "identity", "a download asks for the file as it is")
+        #expect(transport.decodeFlags.last == true, "and decodes what comes compressed anyway")
+
         let mock = MockTransport(always: MockResponse())
         _ = try await APIClient(baseURL: URL(string: "https://api.example.test")!, transport: mock).send(Request<Data>(path: "/file"))
         #expect(mock.requests.first?.request.headerFields[.acceptEncoding] == nil, "a transport that decodes nothing is offered nothing")

@@ -104,7 +104,11 @@ struct CacheStage: Middleware {
             return served(fallback, status: .stale, for: request, context: context)
         }
         let ttl: Bool = if case .ttl = policy { true } else { false }
-        guard CacheRules.isStorable(method: request.method, request: request.headerFields, response: response, ttlOverride: ttl) else {
+        guard CacheRules.isStorable(method: request.method, request: request.headerFields, response: response, ttlOverride: ttl),
+              !ContentCoding.leftEncoded(response.headerFields) else {
+            // A body left in gzip or deflate (its caller set its own Accept-Encoding) is not
+            // stored: the next caller expects it decoded, and a server that forgets
+            // `Vary: Accept-Encoding` would have it served the encoded bytes.
             return (response, responseBody)
         }
         let data: Data

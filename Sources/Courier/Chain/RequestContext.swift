@@ -245,6 +245,8 @@ public final class CallRecord: Sendable {
     /// Counts one request handed to the transport.
     public func countTransportCall() {
         transportCalls.add(1, ordering: .relaxed)
+        // A new attempt: what an earlier one's compressed body took on the wire is not its.
+        encodedBody.store(-1, ordering: .relaxed)
     }
 
     /// Records the credential fields of a request handed to the transport.

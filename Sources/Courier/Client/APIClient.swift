@@ -231,7 +231,10 @@ public final class APIClient: Sendable {
     /// Use it for large downloads. A non-success status is thrown as a ``CourierError``
     /// before the body is handed over. The per-attempt timeout also bounds reading the body
     /// (on AsyncHTTPClient), so give a long download a timeout to match. Streamed calls bypass
-    /// the cache and are never shared with other calls.
+    /// the cache and are never shared with other calls. A compressed body is decoded as it is
+    /// read, under the decompression ratio limit (``RequestOptions/maxDecompressionRatio``); a
+    /// decoding failure ends the stream with ``CourierError/Code/contentDecodingFailed`` after
+    /// the chunks already read.
     /// - Parameter request: The request.
     /// - Returns: The response head and its body (empty if the response had none).
     /// - Throws: ``CourierError``.
@@ -333,9 +336,18 @@ public final class APIClient: Sendable {
         options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
         options.maxDecompressionRatio = options.maxDecompressionRatio ?? configuration.maxDecompressionRatio
         var fields = request.headers
+        if let contentType = request.body?.contentType, !fields.contains(.contentType) {
+            fields.append(HTTPField(name: .contentType, value: contentType))
+        }
+        if let key = request.options.idempotencyKey, !fields.contains(.idempotencyKey) {
+            fields.append(HTTPField(name: .idempotencyKey, value: key))
+        }
+        let requestID = RequestContext.makeRequestID()
+        leadingDefaultHeaders?.addMissingFields(to: &fields, requestID: requestID)
         if fields.contains(.acceptEncoding) {
-            // The caller asked for codings of its choosing: it gets the bytes as they came.
-            options.decodesContentEncoding = false
+            // The caller (or its default headers) asked for codings of its choosing: it gets
+            // the bytes as they came. `identity` alone asks for none; whatever comes anyway is decoded.
+            if fields[.acceptEncoding]?.lowercased() != "identity" { options.decodesContentEncoding = false }
         } else if offersCompression, options.decodesContentEncoding, !fields.contains(.range) {
             // A range counts bytes of one representation: a resumed download asks for the
             // identity one, whose offsets are those of the decoded bytes it already has.
@@ -345,20 +357,13 @@ public final class APIClient: Sendable {
         // A deadline on an injected clock (a test's manual clock) means nothing to a socket:
         // only the system clock's deadline is handed to the transport.
         let context = RequestContext(
+            requestID: requestID,
             endpoint: request.endpointName,
             options: options,
             deadline: deadline,
             transportDeadline: clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil,
             credentialScope: credentialScope
         )
-
-        if let contentType = request.body?.contentType, !fields.contains(.contentType) {
-            fields.append(HTTPField(name: .contentType, value: contentType))
-        }
-        if let key = request.options.idempotencyKey, !fields.contains(.idempotencyKey) {
-            fields.append(HTTPField(name: .idempotencyKey, value: key))
-        }
-        leadingDefaultHeaders?.addMissingFields(to: &fields, requestID: context.requestID)
         let httpRequest = HTTPRequest(
             method: request.method,
             scheme: target.scheme,

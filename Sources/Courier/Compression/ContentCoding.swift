@@ -47,6 +47,17 @@ package enum ContentCoding: String, Sendable, Hashable {
         return Self.known(first)
     }
 
+    /// Whether a body with these fields is still in a coding Courier decodes (gzip, deflate,
+    /// or several stacked): the transport left it encoded for a caller that asked for that.
+    package static func leftEncoded(_ fields: HTTPFields) -> Bool {
+        guard fields.contains(.contentEncoding) else { return false }
+        do {
+            return try of(fields) != nil
+        } catch {
+            return true
+        }
+    }
+
     private static func known(_ name: String) -> ContentCoding? {
         switch name {
         case "gzip", "x-gzip": return .gzip

@@ -6,7 +6,10 @@ import Synchronization
 ///
 /// - `courier_requests_total`, dimensions `endpoint`, `method` and `outcome` (`2xx`…`5xx`,
 ///   or the ``CourierError/Code`` of a failure);
-/// - `courier_request_duration`, dimensions `endpoint` and `method`: time to the response head.
+/// - `courier_request_duration`, dimensions `endpoint` and `method`: time to the response head;
+/// - `courier_response_body_bytes`, dimensions `endpoint` and `kind`: response body bytes as
+///   read (`decoded`) and, for a compressed body whose transport counted them, as they came on
+///   the wire (`wire`), recorded once the body has been read.
 ///
 /// Part of the default application middleware. The middleware takes its factory when it is
 /// made, and keeps the handles it makes, one per endpoint, method and outcome, so bootstrap
@@ -18,9 +21,12 @@ public struct MetricsMiddleware: Middleware {
     public static let counterLabel = "courier_requests_total"
     /// The timer's label.
     public static let timerLabel = "courier_request_duration"
+    /// The body-bytes counter's label.
+    public static let bodyBytesLabel = "courier_response_body_bytes"
 
     private let factory: any MetricsFactory
     private let handles = MetricHandles()
+    private let byteCounters = BodyByteCounters()
 
     /// Whether the factory is swift-metrics' no-op one (no backend was bootstrapped when the
     /// middleware was made), so that calls go straight on, untimed.
@@ -47,12 +53,28 @@ public struct MetricsMiddleware: Middleware {
         do {
             let result = try await next(request, body, context)
             record(outcome: Self.statusClass(result.0.status.code), request: request, context: context, since: started)
-            return result
+            guard let responseBody = result.1 else { return result }
+            if let data = responseBody.bufferedData {
+                recordBodyBytes(data.count, context: context)
+                return result
+            }
+            let counted = BodySizeCounter(base: responseBody) { [self] count in recordBodyBytes(count, context: context) }
+            return (result.0, HTTPBody(counted, length: responseBody.length, iterationBehavior: responseBody.iterationBehavior))
         } catch {
             let outcome = (error as? CourierError)?.code.description ?? "error"
             record(outcome: outcome, request: request, context: context, since: started)
             throw error
         }
+    }
+
+    private func recordBodyBytes(_ count: Int, context: RequestContext) {
+        let endpoint = context.endpoint
+        let (decoded, wire) = byteCounters.counters(endpoint: endpoint) {
+            (Counter(label: Self.bodyBytesLabel, dimensions: [("endpoint", endpoint), ("kind", "decoded")], factory: factory),
+             Counter(label: Self.bodyBytesLabel, dimensions: [("endpoint", endpoint), ("kind", "wire")], factory: factory))
+        }
+        decoded.increment(by: count)
+        if let encoded = context.record.encodedBodyBytes { wire.increment(by: encoded) }
     }
 
     private static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
@@ -98,6 +120,23 @@ final class MetricHandles: Sendable {
         let made = make()
         cache.withLock { cache in
             if cache.count < Self.limit { cache[key] = made }
+        }
+        return made
+    }
+}
+
+/// The body-bytes counters a ``MetricsMiddleware`` made, by endpoint (at most
+/// ``MetricHandles/limit``; past that, counters are made per call).
+///
+/// A `final class` whose dictionary sits in a `Mutex`, which makes it `Sendable`.
+final class BodyByteCounters: Sendable {
+    private let cache = Mutex<[String: (decoded: Counter, wire: Counter)]>([:])
+
+    func counters(endpoint: String, make: () -> (Counter, Counter)) -> (decoded: Counter, wire: Counter) {
+        if let cached = cache.withLock({ $0[endpoint] }) { return cached }
+        let made = make()
+        cache.withLock { cache in
+            if cache.count < MetricHandles.limit { cache[endpoint] = made }
         }
         return made
     }

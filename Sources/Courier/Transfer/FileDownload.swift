@@ -76,6 +76,12 @@ struct FileDownload: Sendable {
             // The transport stops a body past what is left of the cap as it arrives.
             request.options.maxResponseBytes = Int(clamping: max(0, maxBytes - offset))
         }
+        if !request.headers.contains(.acceptEncoding) {
+            // A file is asked for as it is: its Content-Length gives progress a total, and its
+            // validator and byte offsets are those a resumed range needs. A server that
+            // compresses it anyway is decoded as for any call.
+            request.headers[.acceptEncoding] = "identity"
+        }
         if let resume {
             request.headers[.range] = "bytes=\(resume.offset)-"
             request.headers[.ifRange] = resume.validator

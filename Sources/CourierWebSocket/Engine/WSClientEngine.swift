@@ -183,7 +183,9 @@ extension WSClientEngine {
                 clientNoContextTakeover: compression.noContextTakeover,
                 serverMaxWindow: compression.maxWindowBits,
                 serverNoContextTakeover: compression.noContextTakeover,
-                maxDecompressedFrameSize: options.maxMessageBytes,
+                // compress-nio refuses a frame that decodes to exactly its limit: one more byte
+                // lets a message of exactly maxMessageBytes through, as uncompressed.
+                maxDecompressedFrameSize: options.maxMessageBytes + 1,
                 minFrameSizeToCompress: compression.minMessageBytes
             ))
         }

@@ -19,7 +19,7 @@ import Synchronization
 /// - `chunked=1`: no `Content-Length`, the body in 16 KiB chunks;
 /// - `maxAge`: a `Cache-Control: max-age` in seconds, with an `ETag` (and 304s for it).
 ///
-/// Every answer varies on `Accept-Encoding`.
+/// Every answer varies on `Accept-Encoding`, and says so unless `vary=0`.
 struct DebugEncodedRoutes: Sendable {
     /// The largest decoded body.
     static let maximumDecodedBytes = 1 << 30
@@ -41,7 +41,9 @@ struct DebugEncodedRoutes: Sendable {
         if coding == "auto" { coding = accepted.contains("gzip") ? "gzip" : "identity" }
         if fault == "raw-deflate" { coding = "deflate" }
 
-        var headers: HTTPFields = [.contentType: shape == "json" ? "application/json" : "application/octet-stream", .vary: "Accept-Encoding"]
+        var headers: HTTPFields = [.contentType: shape == "json" ? "application/json" : "application/octet-stream"]
+        // `vary=0`: a server that forgets to say its answer depends on Accept-Encoding.
+        if query.first("vary") != "0" { headers[.vary] = "Accept-Encoding" }
         if let maxAge = query.first("maxAge") {
             let etag = "\"\(shape)-\(count)-\(coding)\""
             headers[.cacheControl] = "max-age=\(Int(maxAge) ?? 0)"
