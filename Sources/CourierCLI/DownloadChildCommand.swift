@@ -33,6 +33,8 @@ struct DownloadChildCommand: AsyncParsableCommand {
     var engine: Engine = .ahc
     @Flag(help: "Fetch the body into memory with the default response limit instead of downloading it.")
     var fetch = false
+    @Option(help: "The decompression ratio the download allows (for a compressed body of zeros).")
+    var maxDecompressionRatio: Int?
 
     func run() async throws {
         guard let url = URL(string: server) else { throw ValidationError("not a URL: \(server)") }
@@ -80,7 +82,9 @@ struct DownloadChildCommand: AsyncParsableCommand {
         var highest = before
         var steps = 0
         var early = 0
-        let download = client.download(Request<Data>(path: path), to: URL(fileURLWithPath: to))
+        var request = Request<Data>(path: path)
+        request.options.maxDecompressionRatio = maxDecompressionRatio
+        let download = client.download(request, to: URL(fileURLWithPath: to))
         for await step in download.progress {
             highest = max(highest, ResidentMemory.current() ?? highest)
             steps += 1

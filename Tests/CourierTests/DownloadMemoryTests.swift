@@ -34,4 +34,29 @@ struct DownloadMemoryTests {
             #expect(numbers[1] < Self.allowedGrowth, "resident memory grew by \(numbers[1] >> 10) KiB during a \(Self.size >> 20) MiB download")
         }
     }
+
+    /// The same through the gzip decoder: 200 MiB of zeros, about 200 KB on the wire, decoded
+    /// a window at a time into the file.
+    @Test(.enabled(if: ResidentMemory.current() != nil, "resident memory is read from /proc on Linux"))
+    func aCompressedDownloadIsDecodedIntoTheFileWithFlatMemory() async throws {
+        try await withRunningServer { _, url in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-rss-gzip-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let destination = folder.appendingPathComponent("zeros.bin")
+            let output = Pipe()
+            let child = try startCourier([
+                "download-child", "--server", url.absoluteString,
+                "--path", "/debug/encoded?count=\(Self.size)&shape=zeros&coding=gzip", "--to", destination.path,
+                "--max-decompression-ratio", "5000",
+            ], output: output)
+            #expect(try await waitForExit(child, limit: .seconds(180)) == 0)
+            let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let numbers = report.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            try #require(numbers.count == 4, "unexpected report: \(report)")
+            #expect(numbers[0] == Self.size)
+            #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int == Self.size)
+            #expect(numbers[1] < Self.allowedGrowth, "resident memory grew by \(numbers[1] >> 10) KiB while \(Self.size >> 20) MiB were decoded")
+        }
+    }
 }

@@ -10,8 +10,10 @@ public import HTTPTypes
 /// 2. Built-in stages, in this order: dedup of identical GETs in flight
 ///    (``ClientConfiguration/deduplicatesRequests``), the cache (``ClientConfiguration/cache``),
 ///    the offline queue (``ClientConfiguration/offlineQueue``), retry
-///    (``ClientConfiguration/retryPolicy``), authentication (``ClientConfiguration/auth``), and
-///    redirects (``ClientConfiguration/redirectPolicy``).
+///    (``ClientConfiguration/retryPolicy``), authentication (``ClientConfiguration/auth``),
+///    redirects (``ClientConfiguration/redirectPolicy``), connectivity
+///    (``ClientConfiguration/connectivity``), and the compression of request bodies that ask for
+///    it (``ClientConfiguration/requestBodyCompressor``).
 /// 3. **Network middleware** (``ClientConfiguration/networkMiddleware``): runs once per
 ///    attempt, so it sees retries and replays one by one. It must call `next` exactly once;
 ///    the chain throws ``CourierError/Code/invalidRequest`` when it does not.
