@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// What `courier get|post|put|patch|delete URL` takes: a curl for APIs, through Courier's whole
+/// chain (retries, redirects with credentials stripped, the RFC 9111 cache, decoding).
+struct HTTPCallOptions: ParsableArguments {
+    @Argument(help: "The URL (http or https).")
+    var url: String
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: "A request header, 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(help: "A JSON body (sent with Content-Type: application/json).")
+    var json: String?
+
+    @Option(name: [.customShort("d"), .customLong("data")], help: "A body: the text itself, or @FILE for a file's bytes.")
+    var data: String?
+
+    @Option(help: "A bearer token for this URL's origin (never sent to another one).")
+    var bearer: String?
+
+    @Option(help: "A folder for a disk cache kept across runs (RFC 9111; private responses and those sent with a credential are not stored).")
+    var cache: String?
+
+    @Option(help: "The engine: ahc (AsyncHTTPClient) or urlsession.")
+    var transport: HTTPCallTransport = .ahc
+
+    @Option(help: "Seconds one attempt may take.")
+    var timeout: Double = 30
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Write the body to this file instead of standard output.")
+    var output: String?
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Show the chain's work on standard error: each attempt with its status and time, redirects, and the cache's answer.")
+    var verbose = false
+}
+
+/// The engines `courier get` can use.
+enum HTTPCallTransport: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case ahc, urlsession
+}

@@ -1,0 +1,106 @@
+@testable import CourierCLI
+import Courier
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// What one `courier get` run wrote.
+private final class Captured: Sendable {
+    private let state = Mutex<(body: Data, lines: [String])>((Data(), []))
+    var body: Data { state.withLock { $0.body } }
+    var lines: [String] { state.withLock { $0.lines } }
+
+    func output(terminal: Bool = false) -> HTTPCall.Output {
+        HTTPCall.Output(
+            body: { data in self.state.withLock { $0.body.append(data) } },
+            diagnostic: { line in self.state.withLock { $0.lines.append(line) } },
+            bodyIsTerminal: terminal
+        )
+    }
+}
+
+@Suite("courier get and friends: a curl through the chain", .timeLimit(.minutes(2)))
+struct HTTPCallCommandTests {
+    private func run(_ arguments: [String], method: HTTPRequest.Method = .get, terminal: Bool = false) async throws -> (Int32, Captured) {
+        let captured = Captured()
+        let status = await HTTPCall.run(method: method, options: try HTTPCallOptions.parse(arguments), output: captured.output(terminal: terminal))
+        return (status, captured)
+    }
+
+    @Test(arguments: HTTPCallTransport.allCases)
+    func aGetWritesTheDecodedBodyAndSaysWhatTheChainDid(transport: HTTPCallTransport) async throws {
+        try await withReferenceServer { url in
+            let target = url.absoluteString + "/debug/encoded?count=5000&coding=gzip"
+            let (status, captured) = try await run(["-v", "--transport", transport.rawValue, target])
+            #expect(status == 0)
+            #expect(captured.body.count == 5_000, "the body as the server meant it, decoded")
+            #expect(captured.lines.contains { $0.hasPrefix("> GET ") && $0.hasSuffix("(attempt 1)") })
+            #expect(captured.lines.contains("> Accept-Encoding: gzip, deflate"))
+            #expect(captured.lines.contains { $0.hasPrefix("< 200 ") && $0.hasSuffix(" ms") })
+            #expect(captured.lines.contains { $0.hasPrefix("* 200 from the network after 1 attempt(s)") }, "\(captured.lines)")
+        }
+    }
+
+    @Test func aDiskCacheAnswersTheSecondRunAndVerboseSaysSo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-get-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withReferenceServer { url in
+            let target = url.absoluteString + "/debug/encoded?count=800&maxAge=60"
+            let (first, one) = try await run(["-v", "--cache", folder.path, target])
+            let (second, two) = try await run(["-v", "--cache", folder.path, target])
+            #expect(first == 0 && second == 0)
+            #expect(one.lines.contains { $0.hasPrefix("* 200 from the network") })
+            #expect(two.lines.contains { $0.hasPrefix("* 200 from the cache (fresh) after 0 attempt(s)") }, "\(two.lines)")
+            #expect(!two.lines.contains { $0.hasPrefix("> GET") }, "nothing went out")
+            #expect(two.body == one.body)
+        }
+    }
+
+    @Test func aFailureExitsNonZeroWithTheTypedError() async throws {
+        try await withReferenceServer { url in
+            let (status, captured) = try await run([url.absoluteString + "/api/radars"])
+            #expect(status == 1)
+            #expect(captured.lines.first?.hasPrefix("courier: unauthorized: ") == true, "\(captured.lines)")
+            #expect(captured.body.isEmpty)
+        }
+        let (refused, captured) = try await run(["--timeout", "2", "http://127.0.0.1:1/nothing"])
+        #expect(refused == 1)
+        #expect(captured.lines.first?.hasPrefix("courier: cannotConnect: ") == true, "\(captured.lines)")
+        let (bad, usage) = try await run(["ftp://example.test/file"])
+        #expect(bad == 2)
+        #expect(usage.lines.first?.contains("not an http(s) URL") == true)
+    }
+
+    @Test func aPostSendsJSONOrAFileAndHeadersAndABearerOnlyToItsOrigin() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-post-\(UUID().uuidString).bin")
+        try Data([0, 1, 2, 3, 255]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withReferenceServer { url in
+            let echo = url.absoluteString + "/debug/echo"
+            let (status, json) = try await run(["-v", "--json", #"{"a":1}"#, "-H", "X-Custom: yes", "--bearer", "secret-token", echo], method: .post)
+            #expect(status == 0)
+            #expect(json.body == Data(#"{"a":1}"#.utf8))
+            #expect(json.lines.contains("> Content-Type: application/json"))
+            #expect(json.lines.contains("> X-Custom: yes"))
+            #expect(!json.lines.joined().contains("secret-token"), "the token is redacted in -v")
+            let (_, bytes) = try await run(["-d", "@\(file.path)", echo], method: .put)
+            #expect(bytes.body == Data([0, 1, 2, 3, 255]))
+        }
+    }
+
+    @Test func jsonIsPrettyOnATerminalAndRawWhenPipedOrWrittenToAFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-out-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withReferenceServer { url in
+            let target = url.absoluteString + "/debug/encoded?count=200"
+            let (_, piped) = try await run([target])
+            let (_, terminal) = try await run([target], terminal: true)
+            #expect(!String(decoding: piped.body, as: UTF8.self).contains("\n"))
+            #expect(String(decoding: terminal.body, as: UTF8.self).contains("\n  "), "indented")
+            let (status, written) = try await run(["-o", file.path, target])
+            #expect(status == 0 && written.body.isEmpty)
+            #expect(try Data(contentsOf: file) == piped.body)
+        }
+    }
+}
