@@ -2,6 +2,7 @@
 import Courier
 import Foundation
 import HTTPTypes
+import ReferenceServer
 import Synchronization
 import Testing
 
@@ -22,10 +23,31 @@ private final class Captured: Sendable {
 
 @Suite("courier get and friends: a curl through the chain", .timeLimit(.minutes(2)))
 struct HTTPCallCommandTests {
-    private func run(_ arguments: [String], method: HTTPRequest.Method = .get, terminal: Bool = false) async throws -> (Int32, Captured) {
+    private func run(
+        _ arguments: [String], method: HTTPRequest.Method = .get, terminal: Bool = false,
+        credentials: URL = FileManager.default.temporaryDirectory.appendingPathComponent("courier-no-credentials")
+    ) async throws -> (Int32, Captured) {
         let captured = Captured()
-        let status = await HTTPCall.run(method: method, options: try HTTPCallOptions.parse(arguments), output: captured.output(terminal: terminal))
+        let status = await HTTPCall.run(
+            method: method, options: try HTTPCallOptions.parse(arguments), output: captured.output(terminal: terminal), credentials: credentials
+        )
         return (status, captured)
+    }
+
+    @Test func theTokenLoginStoredForAnOriginGoesToThatOriginOnly() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-get-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withRunningServer { server, url in
+            let token = try await server.issueTokens(email: ReferenceServerConfiguration().demoEmail).accessToken
+            try await FileCredentialStore(url: folder.appendingPathComponent(ServerOptions.fileName(for: url))).save(Credential(accessToken: token))
+            let (status, captured) = try await run([url.absoluteString + "/api/radars"], credentials: folder)
+            #expect(status == 0, "\(captured.lines)")
+            // The same server under another origin (localhost, not 127.0.0.1) has no stored token.
+            let other = url.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/api/radars"
+            let (refused, elsewhere) = try await run([other], credentials: folder)
+            #expect(refused == 1)
+            #expect(elsewhere.lines.first?.hasPrefix("courier: unauthorized") == true, "\(elsewhere.lines)")
+        }
     }
 
     @Test(arguments: HTTPCallTransport.allCases)

@@ -32,9 +32,9 @@ struct HTTPCall {
     /// Runs the call. 0: a 2xx answered; 1: Courier failed with a typed error (a status the
     /// client does not accept, a transport failure, a decoding failure…), printed as
     /// `courier: CODE: message`; 2: the options were wrong or a file could not be read.
-    static func run(method: HTTPRequest.Method, options: HTTPCallOptions, output: Output) async -> Int32 {
+    static func run(method: HTTPRequest.Method, options: HTTPCallOptions, output: Output, credentials: URL = HTTPCallPlan.defaultCredentialsFolder) async -> Int32 {
         do {
-            let call = try HTTPCallPlan(method: method, options: options)
+            let call = try HTTPCallPlan(method: method, options: options, credentials: credentials)
             return try await call.send(output: output)
         } catch let error as CourierError {
             var line = "courier: \(error.code): \(error.message)"
@@ -58,8 +58,15 @@ struct HTTPCallPlan {
     let options: HTTPCallOptions
     let url: URL
     let origin: URL
+    /// The folder of `courier login`'s per-origin credential files.
+    let credentials: URL
 
-    init(method: HTTPRequest.Method, options: HTTPCallOptions) throws {
+    /// `~/.config/courier/credentials`, where `courier login` keeps one file per origin.
+    static var defaultCredentialsFolder: URL {
+        FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/courier/credentials")
+    }
+
+    init(method: HTTPRequest.Method, options: HTTPCallOptions, credentials: URL = HTTPCallPlan.defaultCredentialsFolder) throws {
         guard let url = URL(string: options.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host else {
             throw ValidationError("not an http(s) URL: \(options.url)")
         }
@@ -72,9 +79,10 @@ struct HTTPCallPlan {
         self.options = options
         self.url = url
         self.origin = origin
+        self.credentials = credentials
     }
 
-    func request() throws -> Request<Data> {
+    func request() async throws -> Request<Data> {
         var request = Request<Data>(method: method, path: url.absoluteString)
         if let json = options.json {
             request.body = .data(Data(json.utf8), contentType: "application/json")
@@ -93,7 +101,9 @@ struct HTTPCallPlan {
             }
             request.headers.append(HTTPField(name: name, value: String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
         }
-        if !request.headers.contains(.authorization), let token = try options.bearer ?? storedToken() {
+        var token = options.bearer
+        if token == nil { token = try await storedToken() }
+        if !request.headers.contains(.authorization), let token {
             request.headers[.authorization] = "Bearer \(token)"
         }
         request.options.timeout = .milliseconds(Int64(max(0.001, options.timeout) * 1_000))
@@ -102,20 +112,12 @@ struct HTTPCallPlan {
 
     /// The access token `courier login` stored for this URL's origin, if any: the
     /// per-origin file is the only one read, so a token never reaches another server.
-    private func storedToken() throws -> String? {
-        let file = FileManager.default.homeDirectoryForCurrentUser
-            .appendingPathComponent(".config/courier/credentials")
-            .appendingPathComponent(ServerOptions.fileName(for: origin))
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return try? JSONDecoder().decode(StoredToken.self, from: Data(contentsOf: file)).accessToken
-    }
-
-    private struct StoredToken: Decodable {
-        let accessToken: String
+    private func storedToken() async throws -> String? {
+        try await FileCredentialStore(url: credentials.appendingPathComponent(ServerOptions.fileName(for: origin))).load()?.accessToken
     }
 
     func send(output: HTTPCall.Output) async throws -> Int32 {
-        let request = try request()
+        let request = try await request()
         var configuration = ClientConfiguration(baseURL: origin)
         configuration.timeout = request.options.timeout
         if options.verbose { configuration.networkMiddleware = [VerboseMiddleware(write: output.diagnostic)] }
