@@ -64,6 +64,21 @@ struct HTTPCallCommandTests {
         }
     }
 
+    @Test func verboseNamesEachRetryWithItsWaitAndWhatSetIt() async throws {
+        try await withRunningServer { server, url in
+            server.faults.inject(.rateLimited(retryAfter: "0"), count: 1, method: "GET", path: "/debug/encoded")
+            server.faults.inject(.status(503), count: 1, method: "GET", path: "/debug/encoded")
+            let (status, captured) = try await run(["-v", url.absoluteString + "/debug/encoded?count=100"])
+            #expect(status == 0, "\(captured.lines)")
+            let retries = captured.lines.filter { $0.hasPrefix("* retrying after ") }
+            #expect(retries.count == 2, "\(captured.lines)")
+            #expect(retries.first?.contains("429") == true && retries.first?.contains("Retry-After: 0") == true, "\(retries)")
+            #expect(retries.last?.contains("503") == true && retries.last?.hasSuffix("(backoff)") == true, "\(retries)")
+            #expect(captured.lines.contains { $0.hasSuffix("(attempt 3)") })
+            #expect(captured.lines.contains { $0.hasPrefix("* 200 from the network after 3 attempt(s)") })
+        }
+    }
+
     @Test func aDiskCacheAnswersTheSecondRunAndVerboseSaysSo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-get-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
