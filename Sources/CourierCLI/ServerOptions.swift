@@ -23,6 +23,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Allow plain http:// to a host other than this machine (passwords and tokens then travel unencrypted).")
     var insecure = false
 
+    @Option(help: "The engine: ahc (AsyncHTTPClient) or urlsession.")
+    var transport: HTTPCallTransport = .ahc
+
     /// The base URL to use.
     /// - Throws: `ValidationError` for a URL that is not http(s), or plain http to a host
     ///   other than loopback without `--insecure`.
@@ -95,11 +98,11 @@ struct ServerOptions: ParsableArguments {
     /// runs once more. The transport is shut down afterwards.
     func withSession<T>(signInIfNeeded: Bool = true, _ body: (ClarityClient) async throws -> T) async throws -> T {
         try await checkCredentialIssuer()
-        let transport = AsyncHTTPClientTransport()
+        let transport = transport.make()
         let file = try credentialFile()
         let account = CredentialAccount(credentialFile: file)
         let issuer = CredentialIssuer(credentialFile: file)
-        let clarity = ClarityClient(baseURL: try baseURL(), transport: transport, store: FileCredentialStore(url: file))
+        let clarity = ClarityClient(baseURL: try baseURL(), transport: transport.transport, store: FileCredentialStore(url: file))
         do {
             var signedInNow = false
             if signInIfNeeded, try await clarity.session.credential == nil {
@@ -119,10 +122,10 @@ struct ServerOptions: ParsableArguments {
                 try issuer.write(try origin())
                 result = try await body(clarity)
             }
-            try await transport.shutdown()
+            await transport.shutdown()
             return result
         } catch {
-            try? await transport.shutdown()
+            await transport.shutdown()
             throw error
         }
     }

@@ -125,21 +125,14 @@ struct HTTPCallPlan {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             configuration.cache = HTTPCache(storage: try SQLiteCacheStorage(url: URL(fileURLWithPath: folder).appendingPathComponent("cache.sqlite")))
         }
-        switch options.transport {
-        case .ahc:
-            let transport = AsyncHTTPClientTransport()
-            do {
-                let status = try await send(request, client: APIClient(configuration: configuration, transport: transport), output: output)
-                try? await transport.shutdown()
-                return status
-            } catch {
-                try? await transport.shutdown()
-                throw error
-            }
-        case .urlsession:
-            let transport = URLSessionTransport()
-            defer { transport.session.finishTasksAndInvalidate() }
-            return try await send(request, client: APIClient(configuration: configuration, transport: transport), output: output)
+        let transport = options.transport.make()
+        do {
+            let status = try await send(request, client: APIClient(configuration: configuration, transport: transport.transport), output: output)
+            await transport.shutdown()
+            return status
+        } catch {
+            await transport.shutdown()
+            throw error
         }
     }
 

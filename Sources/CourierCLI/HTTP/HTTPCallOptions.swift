@@ -1,4 +1,7 @@
 import ArgumentParser
+import Courier
+import CourierAsyncHTTPClient
+import CourierURLSession
 import Foundation
 
 /// What `courier get|post|put|patch|delete URL` takes: a curl for APIs, through Courier's whole
@@ -35,7 +38,25 @@ struct HTTPCallOptions: ParsableArguments {
     var verbose = false
 }
 
-/// The engines `courier get` can use.
+/// The engines `courier get` and the API commands can use.
 enum HTTPCallTransport: String, ExpressibleByArgument, CaseIterable, Sendable {
     case ahc, urlsession
+
+    /// A transport of this kind, with the way to release it.
+    func make() -> ManagedTransport {
+        switch self {
+        case .ahc:
+            let transport = AsyncHTTPClientTransport()
+            return ManagedTransport(transport: transport) { try? await transport.shutdown() }
+        case .urlsession:
+            let transport = URLSessionTransport()
+            return ManagedTransport(transport: transport) { transport.session.finishTasksAndInvalidate() }
+        }
+    }
+}
+
+/// A transport a command made, and how to shut it down.
+struct ManagedTransport: Sendable {
+    let transport: any Transport
+    let shutdown: @Sendable () async -> Void
 }
