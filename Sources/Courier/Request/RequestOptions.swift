@@ -46,9 +46,10 @@ public struct RequestOptions: Sendable, Hashable {
     public var compressesRequestBody: Bool = false
     /// Whether a compressed response body (`Content-Encoding: gzip` or `deflate`) is decoded
     /// before anyone reads it; `true` by default. Courier sets it to `false` for a request
-    /// whose caller sets its own `Accept-Encoding`: that caller gets the bytes as they came,
-    /// `Content-Encoding` included (on URLSession, which always decodes what it can, only a
-    /// coding it does not know arrives encoded).
+    /// whose caller sets its own `Accept-Encoding` (directly or through
+    /// ``DefaultHeadersMiddleware``), other than `identity`: that caller gets the bytes as they
+    /// came, `Content-Encoding` included (on URLSession, which always decodes what it can,
+    /// only a coding it does not know arrives encoded).
     public var decodesContentEncoding: Bool = true
     /// The most decoded bytes per encoded byte of a compressed response (past the first MiB,
     /// which is always allowed): a body that inflates further fails with
