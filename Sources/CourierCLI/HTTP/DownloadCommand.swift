@@ -95,17 +95,8 @@ struct DownloadCommand: AsyncParsableCommand {
                 progress.write("SHA-256 matches\n")
             }
             return 0
-        } catch let error as CourierError {
-            var line = "courier: \(error.code): \(error.message)"
-            if let status = error.status { line += " (status \(status.code))" }
-            progress.write(line + "\n")
-            return 1
-        } catch let error as ValidationError {
-            progress.write("courier: \(error.message)\n")
-            return 2
         } catch {
-            progress.write("courier: \(error)\n")
-            return 2
+            return HTTPCall.failure(error) { progress.write($0 + "\n") }
         }
     }
 

@@ -36,17 +36,26 @@ struct HTTPCall {
         do {
             let call = try HTTPCallPlan(method: method, options: options, credentials: credentials)
             return try await call.send(output: output)
-        } catch let error as CourierError {
+        } catch {
+            return failure(error, write: output.diagnostic)
+        }
+    }
+
+    /// Writes a failure as `courier: CODE: message …` and returns its exit status: 1 for a
+    /// typed error from Courier, 2 for wrong options or anything else.
+    static func failure(_ error: any Error, write: (String) -> Void) -> Int32 {
+        switch error {
+        case let error as CourierError:
             var line = "courier: \(error.code): \(error.message)"
             if let status = error.status { line += " (status \(status.code))" }
             if let message = error.serverMessage { line += "; the server said: \(message)" }
-            output.diagnostic(line)
+            write(line)
             return 1
-        } catch let error as ValidationError {
-            output.diagnostic("courier: \(error.message)")
+        case let error as ValidationError:
+            write("courier: \(error.message)")
             return 2
-        } catch {
-            output.diagnostic("courier: \(error)")
+        default:
+            write("courier: \(error)")
             return 2
         }
     }
