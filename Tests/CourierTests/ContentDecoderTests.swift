@@ -57,6 +57,16 @@ struct ContentDecoderTests {
         #expect(error?.code == .contentDecodingFailed)
     }
 
+    @Test func thePublicInitializerTakesTheHeaderValueAndRefusesACodingItCannotDecode() throws {
+        let decoder = try ContentDecoder(contentEncoding: "X-Gzip", maxDecodedBytes: nil, maxRatio: 100)
+        var input = ByteBuffer(bytes: try Self.gzip(Self.plain))
+        var output = Data()
+        while let decoded = try decoder.decode(&input) { output.append(decoded) }
+        try decoder.finish()
+        #expect(output == Self.plain)
+        #expect(throws: CourierError.self) { _ = try ContentDecoder(contentEncoding: "br", maxDecodedBytes: nil, maxRatio: 100) }
+    }
+
     @Test func anEmptyBodyIsEmptyAndPlainBytesAreNotGzip() throws {
         #expect(try Self.decode(Data(), chunk: 10).isEmpty)
         let error = #expect(throws: CourierError.self) { _ = try Self.decode(Self.plain, chunk: 1_000) }

@@ -59,9 +59,10 @@ struct DownloadCommand: AsyncParsableCommand {
     /// failure or a digest that does not match, 2 for bad options.
     static func run(_ command: DownloadCommand, progress: ProgressOutput, credentials: URL = HTTPCallPlan.defaultCredentialsFolder) async -> Int32 {
         do {
-            var options = try HTTPCallOptions.parse([command.url, "--timeout", "\(command.timeout)", "--transport", command.transport.rawValue]
-                + command.headers.flatMap { ["-H", $0] } + (command.bearer.map { ["--bearer", $0] } ?? []))
-            options.output = command.output
+            var options = try HTTPCallOptions.parse([command.url])
+            options.headers = command.headers
+            options.bearer = command.bearer
+            options.timeout = command.timeout
             let plan = try HTTPCallPlan(method: .get, options: options, credentials: credentials)
             let request = try await plan.request()
             let destination = URL(fileURLWithPath: command.output)
