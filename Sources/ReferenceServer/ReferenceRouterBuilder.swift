@@ -1,4 +1,5 @@
 import Hummingbird
+import Tracing
 
 /// Assembles the server's router, whose middleware runs in this order for every request:
 ///
@@ -26,11 +27,14 @@ struct ReferenceRouterBuilder: Sendable {
     let blobs: BlobCatalog
     /// Whether the `/debug` routes are mounted; see ``ReferenceServerConfiguration/enablesDebugRoutes``.
     let enablesDebugRoutes: Bool
+    /// The tracer of server spans; see ``ReferenceServerConfiguration/tracer``.
+    var tracer: (any Tracer)? = nil
 
     /// Builds a router; unknown routes answer a JSON 404.
     func build() -> Router<ReferenceRequestContext> {
         let router = Router(context: ReferenceRequestContext.self)
         // Added first so that they wrap every route, the not-found responder included.
+        if let tracer { router.add(middleware: ServerTracingMiddleware(tracer: tracer)) }
         router.add(middleware: RequestCountingMiddleware(counter: counter))
         router.add(middleware: FaultInjectionMiddleware(faults: faults))
         router.add(middleware: BodyFaultMiddleware(faults: bodyFaults))

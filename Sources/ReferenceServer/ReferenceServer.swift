@@ -224,7 +224,8 @@ public final class ReferenceServer: Sendable {
             clarityHealth: clarityHealthStore,
             bodyFaults: bodyFaults,
             blobs: blobCatalog,
-            enablesDebugRoutes: configuration.enablesDebugRoutes
+            enablesDebugRoutes: configuration.enablesDebugRoutes,
+            tracer: configuration.tracer
         ).build()
         let upgrade = RealtimeUpgrade(hub: realtime, store: store, auth: auth, enablesDebugRoutes: configuration.enablesDebugRoutes)
         let http1: HTTPServerBuilder = .http1WebSocketUpgrade(configuration: .init(ws: RealtimeUpgrade.configuration)) { request, channel, _ in

@@ -1,5 +1,6 @@
 public import NIOSSL
 public import Logging
+public import Tracing
 
 /// Settings for a ``ReferenceServer``.
 ///
@@ -34,6 +35,9 @@ public struct ReferenceServerConfiguration: Sendable {
     /// When set, the server speaks HTTPS with this configuration (its certificate and key), and
     /// its base URL starts with `https`. `nil` (the default) serves plain HTTP.
     public var tlsConfiguration: TLSConfiguration?
+    /// The tracer that records a server span per request, continuing the trace whose
+    /// propagation fields (`traceparent`) the request carries; `nil` (the default) records none.
+    public var tracer: (any Tracer)?
     /// How long a PAT analysis stays `processing` after it is submitted; zero (the default)
     /// finishes it at once. Tests that poll for a result set it higher.
     public var analysisProcessingTime: Duration = .zero

@@ -2,6 +2,7 @@
 import CourierTesting
 import Foundation
 import HTTPTypes
+import InMemoryTracing
 import Synchronization
 import Testing
 
@@ -188,5 +189,28 @@ struct DedupTests {
         #expect(codes.count == 10)
         #expect(codes.allSatisfy { $0 == .connectionLost })
         #expect(transport.callCount == 1)
+    }
+}
+
+@Suite("In-flight dedup, as tracing sees it", .timeLimit(.minutes(1)))
+struct DedupTracingTests {
+    @Test func callsThatJoinAnotherHaveACallSpanWithAJoinEventAndNoAttempt() async throws {
+        let transport = GatedTransport()
+        let tracer = InMemoryTracer()
+        var configuration = ClientConfiguration(baseURL: URL(string: "https://api.example.test")!)
+        configuration.tracer = tracer
+        let client = APIClient(configuration: configuration, transport: transport)
+        try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<3 { group.addTask { try await client.value(for: Request<Data>(path: "/n", name: "n")) } }
+            #expect(await client.dedupWaiters(3))
+            transport.release()
+            try await group.waitForAll()
+        }
+        let calls = tracer.finishedSpans.filter { $0.kind == .internal }
+        #expect(calls.count == 3)
+        #expect(calls.filter { $0.events.map(\.name) == ["dedup.joined"] }.count == 2)
+        let attempts = tracer.finishedSpans.filter { $0.kind == .client }
+        try #require(attempts.count == 1)
+        #expect(calls.contains { $0.spanID == attempts[0].parentSpanID && $0.events.isEmpty }, "the leader's call sent the one request")
     }
 }

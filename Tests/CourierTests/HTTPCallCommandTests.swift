@@ -141,3 +141,48 @@ struct HTTPCallCommandTests {
         }
     }
 }
+
+@Suite("courier get -v and --trace: the chain's decisions, as they happen", .timeLimit(.minutes(2)))
+struct HTTPCallVerboseTests {
+    private func run(_ arguments: [String]) async throws -> (Int32, Captured) {
+        let captured = Captured()
+        let status = await HTTPCall.run(
+            method: .get, options: try HTTPCallOptions.parse(arguments), output: captured.output(),
+            credentials: FileManager.default.temporaryDirectory.appendingPathComponent("courier-no-credentials")
+        )
+        return (status, captured)
+    }
+
+    @Test func aRedirectToAnotherOriginSaysWhichCredentialFieldsWereLeftBehind() async throws {
+        try await withReferenceServer { other in
+            try await withReferenceServer { url in
+                // 127.0.0.1 and localhost are two origins: the bearer must not follow.
+                let elsewhere = "http://localhost:\(other.port ?? 0)/debug/encoded?count=10"
+                let target = url.absoluteString + "/debug/redirect?status=302&to=" + elsewhere.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let (status, captured) = try await run(["-v", "--bearer", "s3cret-token", target])
+                #expect(status == 0, "\(captured.lines)")
+                let redirect = captured.lines.first { $0.hasPrefix("* following 302 to http://localhost:") }
+                #expect(redirect?.hasSuffix("(another origin: removed Authorization)") == true, "\(captured.lines)")
+                let sent = captured.lines.filter { $0.hasPrefix("> authorization:") || $0.hasPrefix("> Authorization:") }
+                #expect(sent.count == 1, "only the first hop carried it: \(captured.lines)")
+                #expect(!captured.lines.joined().contains("s3cret-token"))
+            }
+        }
+    }
+
+    @Test func traceprintsTheCallSpanWithItsAttemptsAndEvents() async throws {
+        try await withRunningServer { server, url in
+            server.faults.inject(.status(503), count: 1, method: "GET", path: "/debug/encoded")
+            let (status, captured) = try await run(["--trace", url.absoluteString + "/debug/encoded?count=100"])
+            #expect(status == 0, "\(captured.lines)")
+            let lines = captured.lines
+            let start = try #require(lines.firstIndex(of: "* spans:"))
+            let tree = Array(lines[(start + 1)...])
+            #expect(tree.first?.hasPrefix("GET [internal]") == true, "\(tree)")
+            #expect(tree.filter { $0.hasPrefix("  GET [client]") }.count == 2, "\(tree)")
+            #expect(tree.contains { $0.contains("! +") && $0.contains("retry") && $0.contains("courier.retry.after=503") }, "\(tree)")
+            #expect(tree.contains { $0.contains("· http.response.status_code=503") })
+            #expect(tree.contains { $0.contains("· http.request.resend_count=1") })
+        }
+    }
+}

@@ -30,6 +30,7 @@ struct AuthStage: Middleware {
         }
         _ = await responseBody?.prefix(upTo: 64 << 10)
         let renewed = try await session.credentialAfterRejection(of: credential)
+        context.record.note(.credentialRenewed)
         var replay = request
         authenticator.apply(renewed, to: &replay)
         context.record.noteSigningCredential(renewed)

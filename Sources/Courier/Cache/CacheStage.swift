@@ -36,7 +36,8 @@ struct CacheStage: Middleware {
         )
         switch lookup {
         case .serve(let stored, let status):
-            return served(stored, status: status, for: request, context: context)
+            let reason = status == .hit ? "fresh" : "stale, which the request or the cache policy accepts"
+            return served(stored, status: status, reason: reason, for: request, context: context)
         case .gatewayTimeout:
             if policy == .cacheOnly {
                 throw CourierError(code: .notCached, message: "the request may only be answered from the cache, and nothing usable is stored for it")
@@ -45,10 +46,12 @@ struct CacheStage: Middleware {
             return (HTTPResponse(status: .gatewayTimeout), HTTPBody("nothing usable is stored for this request"))
         case .serveAndRefresh(let stored, let conditions):
             refreshInBackground(request, conditions: conditions, stored: stored, key: key, policy: policy, context: context, next: next)
-            return served(stored, status: .stale, for: request, context: context)
+            return served(stored, status: .stale, reason: "stale-while-revalidate: refreshing in the background", for: request, context: context)
         case .revalidate(let stored, let conditions):
+            context.record.note(.cacheMiss(revalidating: true))
             return try await fetch(request, conditions: conditions, stored: stored, fallback: stored, key: key, policy: policy, context: context, next: next)
         case .network(let fallback):
+            context.record.note(.cacheMiss(revalidating: false))
             return try await fetch(request, conditions: nil, stored: nil, fallback: fallback, key: key, policy: policy, context: context, next: next)
         }
     }
@@ -76,7 +79,7 @@ struct CacheStage: Middleware {
             if let fallback, policy == .networkFirst
                 || CacheDecision.mayServeOnError(fallback, request: request.headerFields, now: cache.clock.date)
                 || (Self.disconnectionCodes.contains(error.code) && CacheDecision.mayServeWhenDisconnected(fallback, request: request.headerFields)) {
-                return served(fallback, status: .stale, for: request, context: context)
+                return served(fallback, status: .stale, reason: "the network failed (\(error.code)), and a stale response may stand in", for: request, context: context)
             }
             if fallback != nil, Self.disconnectionCodes.contains(error.code) {
                 // RFC 9111, 5.2.2.2: a stored response that must be revalidated, and no server to
@@ -96,12 +99,12 @@ struct CacheStage: Middleware {
             _ = await responseBody?.prefix(upTo: 64 << 10)
             let updated = CacheRules.updated(stored, with: response.headerFields, requestDate: requestDate, responseDate: responseDate)
             try? await cache.storage.store(updated, for: key)
-            return served(updated, status: .revalidated, for: request, context: context)
+            return served(updated, status: .revalidated, reason: "the server answered 304 Not Modified", for: request, context: context)
         }
         if response.status.code >= 500, let fallback,
            policy == .networkFirst || CacheDecision.mayServeOnError(fallback, request: request.headerFields, now: responseDate) {
             _ = await responseBody?.prefix(upTo: 64 << 10)
-            return served(fallback, status: .stale, for: request, context: context)
+            return served(fallback, status: .stale, reason: "the server answered \(response.status.code), and a stale response may stand in", for: request, context: context)
         }
         let ttl: Bool = if case .ttl = policy { true } else { false }
         guard CacheRules.isStorable(method: request.method, request: request.headerFields, response: response, ttlOverride: ttl),
@@ -184,8 +187,11 @@ struct CacheStage: Middleware {
 
     // MARK: - Helpers
 
-    private func served(_ stored: CachedResponse, status: CacheStatus, for request: HTTPRequest, context: RequestContext) -> (HTTPResponse, HTTPBody?) {
+    private func served(
+        _ stored: CachedResponse, status: CacheStatus, reason: String, for request: HTTPRequest, context: RequestContext
+    ) -> (HTTPResponse, HTTPBody?) {
         context.record.noteCacheStatus(status)
+        context.record.note(.cacheServed(status, reason: reason))
         if let memo = stored.memo { context.record.noteDecodedMemo(memo) }
         var head = stored.response
         head.headerFields[.age] = Freshness.ageHeaderValue(Freshness.age(of: stored, now: cache.clock.date))

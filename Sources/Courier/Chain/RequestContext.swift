@@ -46,6 +46,9 @@ public struct RequestContext: Sendable {
         set { edit { $0.requestID = newValue } }
     }
 
+    /// The endpoint name of a request that has no ``Request/name``.
+    public static let unnamedEndpoint = "unnamed"
+
     /// The endpoint's name for metrics (``Request/name``), or `unnamed`.
     public var endpoint: String {
         @inlinable get { shared.fields.endpoint }
@@ -226,6 +229,8 @@ public final class CallRecord: Sendable {
     private let signer = Mutex<Signer>(Signer())
     /// The encoded size of the last compressed response body read, -1 while none was.
     private let encodedBody = Atomic<Int>(-1)
+    /// Who hears the call's ``ChainEvent``s; empty unless tracing or `-v` listens.
+    private let observers = Mutex<[@Sendable (ChainEvent) -> Void]>([])
 
     /// Who signed the call's last attempt, as it went out.
     private struct Signer {
@@ -326,6 +331,20 @@ public final class CallRecord: Sendable {
     public var encodedBodyBytes: Int? {
         let count = encodedBody.load(ordering: .relaxed)
         return count < 0 ? nil : count
+    }
+
+    /// Adds an observer of the call's ``ChainEvent``s: it hears every event noted from now on,
+    /// at once, on the task that notes it. Keep it quick and never call into the chain from it.
+    /// - Parameter observer: The closure to call with each event.
+    public func observe(_ observer: @escaping @Sendable (ChainEvent) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    /// Tells the call's observers about a decision a stage made.
+    /// - Parameter event: The decision.
+    public func note(_ event: ChainEvent) {
+        let current = observers.withLock { $0 }
+        for observer in current { observer(event) }
     }
 
     /// Why the retry stage stopped trying, if it recorded a reason.

@@ -78,6 +78,7 @@ public final class APIClient: Sendable {
         lower.append(RedirectStage(policy: configuration.redirectPolicy))
         if let connectivity = configuration.connectivity { lower.append(ConnectivityStage(monitor: connectivity, defaultWait: configuration.connectivityWait)) }
         if let compressor = configuration.requestBodyCompressor { lower.append(RequestCompressionStage(compressor: compressor)) }
+        lower.append(AttemptTracingStage(tracer: configuration.tracer))
         if let queue = configuration.offlineQueue {
             stages.append(OfflineQueueStage(
                 queue: queue, connectivity: configuration.connectivity, defaultConnectivityWait: configuration.connectivityWait,
@@ -117,6 +118,8 @@ public final class APIClient: Sendable {
         } else {
             self.leadingDefaultHeaders = nil
         }
+        // The call's span covers the whole call, the application middleware included.
+        application.insert(CallTracingStage(tracer: configuration.tracer), at: 0)
         self.chain = MiddlewareChain(
             application: application,
             stages: stages + lower,

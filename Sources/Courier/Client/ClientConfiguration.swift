@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+public import Tracing
 
 /// Everything an ``APIClient`` is made from. Values only: no engine, no globals.
 public struct ClientConfiguration: Sendable {
@@ -26,6 +27,12 @@ public struct ClientConfiguration: Sendable {
     /// Compresses the bodies of requests that ask for it (``RequestOptions/compressesRequestBody``);
     /// `nil` (the default) sends every body as it is. `CourierCompression`'s `GzipCompressor` is one.
     public var requestBodyCompressor: (any RequestBodyCompressor)?
+    /// The tracer that records a span per call and a client span per attempt, with the chain's
+    /// decisions as span events and `traceparent` injected into each request (see
+    /// <doc:Tracing>). `nil` (the default) uses the tracer bootstrapped with swift-distributed-tracing's
+    /// `InstrumentationSystem`, looked up on each call; with none bootstrapped, a call pays
+    /// for that look-up only.
+    public var tracer: (any Tracer)?
     /// Encodes request bodies unless the request brings its own encoder.
     public var encoder: JSONEncoder
     /// Decodes response bodies unless the request brings its own decoder.

@@ -31,6 +31,7 @@ struct DedupStage: Middleware {
         let limit = context.options.maxResponseBytes ?? Int.max
         let shared = try await calls.join(
             key,
+            following: { context.record.note(.joinedCallInFlight) },
             run: { try await Self.fetch(request, context: context, limit: limit, next: next) },
             restart: { { try await Self.fetch(request, context: context, limit: limit, next: next) } }
         )

@@ -92,16 +92,18 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     /// is cancelled while others wait, to hand the call over to a new task.
     /// - Parameters:
     ///   - key: What makes two calls identical.
+    ///   - following: Called when the caller finds the call in flight and waits for it.
     ///   - run: The call, run by the first caller.
     ///   - restart: Makes the call again, for a hand-over.
     /// - Returns: The call's response, shared by every caller that joined it.
     func join(
         _ key: Key,
+        following: () -> Void = {},
         run: () async throws -> SharedResponse,
         restart: () -> @Sendable () async throws -> SharedResponse
     ) async throws -> SharedResponse {
         while true {
-            if let response = try await joinOnce(key, run: run, restart: restart) { return response }
+            if let response = try await joinOnce(key, following: following, run: run, restart: restart) { return response }
             // The call this caller found ended before it could wait on it: join again.
         }
     }
@@ -110,6 +112,7 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     /// the look and the wait.
     private func joinOnce(
         _ key: Key,
+        following: () -> Void,
         run: () async throws -> SharedResponse,
         restart: () -> @Sendable () async throws -> SharedResponse
     ) async throws -> SharedResponse? {
@@ -125,7 +128,10 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
             return (id, inserted, inserted ? state.takeSatisfiedWatches() : [])
         }
         for watch in watches { watch.resume() }
-        guard isLeader else { return try await follow(key, id: id) }
+        guard isLeader else {
+            following()
+            return try await follow(key, id: id)
+        }
         let result: Result<SharedResponse, any Error>
         do {
             result = .success(try await run())

@@ -97,6 +97,7 @@ struct OfflineQueueStage: Middleware {
             bodyIsPersonalData: context.options.bodyIsPersonalData
         )
         try await queue.enqueue(item)
+        context.record.note(.queued(id: item.id))
         let reason = failure.map { "the server could not be reached (\($0.code))" }
             ?? (queueName != nil ? "a write to the same URL is waiting to be delivered" : "the device is offline")
         var queued = CourierError(code: .queued, message: "\(reason); the write was queued as \(item.id)", underlying: failure)

@@ -32,6 +32,10 @@ struct RedirectStage: Middleware {
                 throw error
             }
             _ = await responseBody?.prefix(upTo: 64 << 10)
+            let removed = Self.credentialFields.filter { request.headerFields.contains($0) && !follow.request.headerFields.contains($0) }
+            context.record.note(.redirected(
+                status: response.status.code, location: Redaction.redactedURL(follow.request), removedFields: removed.map(\.rawName)
+            ))
             request = follow.request
             body = follow.body
             hops += 1

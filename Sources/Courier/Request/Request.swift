@@ -75,7 +75,7 @@ public struct Request<Response>: Sendable {
 
     /// The label used in metrics: ``name``, or `unnamed`.
     public var endpointName: String {
-        name ?? "unnamed"
+        name ?? RequestContext.unnamedEndpoint
     }
 }
 

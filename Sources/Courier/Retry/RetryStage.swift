@@ -72,6 +72,19 @@ struct RetryStage: Middleware {
             if case .success(let (_, responseBody)) = outcome {
                 _ = await responseBody?.prefix(upTo: 64 << 10)
             }
+            let after: String
+            let retryAfter: String?
+            switch outcome {
+            case .success(let (response, _)):
+                after = "\(response.status.code)"
+                // The server's value set the wait only where the policy honours it.
+                let honoured = policy.honoursRetryAfter && [429, 503].contains(response.status.code)
+                retryAfter = honoured ? attempt.retryAfter.flatMap { RetryAfter.parse($0, now: clock.date) == nil ? nil : $0 } : nil
+            case .failure(let error):
+                after = (error as? CourierError).map { "\($0.code)" } ?? "a failure"
+                retryAfter = nil
+            }
+            context.record.note(.retrying(attempt: attempt.attempt + 1, delay: delay, after: after, retryAfter: retryAfter))
             try await clock.sleep(for: delay)
             var nextContext = retryContext ?? context
             nextContext.attempt += 1

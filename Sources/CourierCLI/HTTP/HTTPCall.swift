@@ -5,6 +5,7 @@ import CourierSQLite
 import CourierURLSession
 import Foundation
 import HTTPTypes
+import InMemoryTracing
 
 /// One `courier get|post|put|patch|delete` call: the request built from the options, sent
 /// through an `APIClient` (the whole chain), its body written out, and the exit status.
@@ -129,7 +130,18 @@ struct HTTPCallPlan {
         let request = try await request()
         var configuration = ClientConfiguration(baseURL: origin)
         configuration.timeout = request.options.timeout
-        if options.verbose { configuration.networkMiddleware = [VerboseMiddleware(write: output.diagnostic)] }
+        if options.verbose {
+            configuration.middleware = [ChainEventPrinter(write: output.diagnostic)]
+            configuration.networkMiddleware = [VerboseMiddleware(write: output.diagnostic)]
+        }
+        let tracer = options.trace ? InMemoryTracer() : nil
+        configuration.tracer = tracer
+        defer {
+            if let tracer {
+                output.diagnostic("* spans:")
+                for line in SpanTreePrinter(tracer: tracer).lines() { output.diagnostic(line) }
+            }
+        }
         if let folder = options.cache {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             configuration.cache = HTTPCache(storage: try SQLiteCacheStorage(url: URL(fileURLWithPath: folder).appendingPathComponent("cache.sqlite")))

@@ -34,8 +34,11 @@ struct HTTPCallOptions: ParsableArguments {
     @Option(name: [.customShort("o"), .customLong("output")], help: "Write the body to this file instead of standard output.")
     var output: String?
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Show the chain's work on standard error: each attempt with its status and time, redirects, and the cache's answer.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Show the chain's work on standard error as it happens: the cache's answer and why, each attempt with its headers (redacted), status and time, each retry with its wait and what set it, redirects and what they left behind, a renewed credential.")
     var verbose = false
+
+    @Flag(help: "Trace the call (a span for the call, a child per attempt, the chain's decisions as events) and print the spans on standard error when it ends.")
+    var trace = false
 }
 
 /// The engines `courier get` and the API commands can use.
