@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
         .library(name: "CourierCompression", targets: ["CourierCompression"]),
+        .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierSQLite", targets: ["CourierSQLite"]),
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -78,6 +80,29 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift6
+        ),
+        .target(
+            name: "CourierOpenAPI",
+            dependencies: [
+                "Courier",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        // A client generated from Sources/ReferenceServer/OpenAPI/openapi.yaml by
+        // scripts/openapi-generate.sh and committed, so that no build runs the generator.
+        .target(
+            name: "ReferenceAPIClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi-generator-config.yaml"],
+            // Generated code, not edited: its imports are the generator's, and some of its files
+            // import modules they do not use publicly, which Swift warns about. The target is
+            // not a product, so the unsafe flag never reaches a package that depends on Courier.
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
         ),
         .target(
             name: "CourierURLSession",
@@ -196,6 +221,7 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier", "CourierTesting", "CourierAsyncHTTPClient", "CourierURLSession", "CourierSQLite", "CourierCompression",
+                "CourierOpenAPI", "ReferenceAPIClient",
                 "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI", "CourierWebSocket", "CourierCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

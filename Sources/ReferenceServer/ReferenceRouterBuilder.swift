@@ -41,6 +41,7 @@ struct ReferenceRouterBuilder: Sendable {
         router.add(middleware: APIErrorMiddleware())
         router.add(middleware: RequestDecompressionMiddleware(decodes: false))
 
+        OpenAPIDocumentRoute.register(on: router)
         let authRoutes = AuthRoutes(auth: auth)
         authRoutes.registerOpenRoutes(on: router.group(RouterPath(AuthRoutes.basePath)))
 

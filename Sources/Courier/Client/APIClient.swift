@@ -258,6 +258,48 @@ public final class APIClient: Sendable {
         }
     }
 
+    /// Sends a request that is already an `HTTPRequest` through the whole chain (dedup, cache,
+    /// offline queue, retry, authentication, redirects, middleware), and hands back the
+    /// response whatever its status: the caller reads a 404 or a 409 itself.
+    ///
+    /// It is the entry for code that builds its own requests, such as a generated OpenAPI
+    /// client (`CourierOpenAPI`'s transport uses it). The client's defaults apply as to a typed
+    /// ``Request``: timeout, limits, default headers, `Accept-Encoding`, the idempotency key
+    /// in `options`. A GET may be answered from the cache and shared with identical calls in
+    /// flight; the body then arrives in memory. Otherwise it streams, and
+    /// ``RequestOptions/maxResponseBytes`` (the client's limit when the options set none)
+    /// ends it with ``CourierError/Code/responseTooLarge`` as bytes arrive.
+    /// - Parameters:
+    ///   - request: The request. Without an authority, its path is relative to the client's
+    ///     base URL (the base path is put before it); with one, it goes where it says, and the
+    ///     client's credentials go only to its own origins (``ClientConfiguration/credentialOrigins``).
+    ///   - body: The body, if any. Give a replayable one (``HTTPBody/IterationBehavior/multiple``)
+    ///     when the request may be retried, redirected or queued.
+    ///   - options: Timeout, cache policy, retry, authentication, idempotency.
+    ///   - name: The endpoint's name, for metrics, logs and spans.
+    /// - Returns: The response head and its body (empty when there is none).
+    /// - Throws: ``CourierError`` for a failure to get a response (a status is never a failure here).
+    public func send(
+        _ request: HTTPRequest, body: HTTPBody?, options: RequestOptions = RequestOptions(), name: String? = nil
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        var request = request
+        if request.authority == nil {
+            guard base.error == nil, let path = request.path, path.hasPrefix("/") else {
+                throw CourierError(code: .invalidRequest, message: "a request without an authority needs a path that starts with /, and the client a valid base URL")
+            }
+            request.scheme = base.scheme
+            request.authority = base.authority
+            request.path = (base.path.hasSuffix("/") ? String(base.path.dropLast()) : base.path) + path
+        }
+        let call = prepare(request, body: body, options: options, endpoint: name ?? RequestContext.unnamedEndpoint)
+        do {
+            let (response, responseBody) = try await chain.entry(call.request, call.body, call.context)
+            return (response, responseBody ?? HTTPBody(Data()))
+        } catch {
+            throw ErrorMapping.courierError(from: error, request: call.request, record: call.context.record)
+        }
+    }
+
     // MARK: - The call
 
     private struct PreparedCall {
@@ -334,15 +376,29 @@ public final class APIClient: Sendable {
             throw wrapped
         }
 
-        var options = request.options
-        options.timeout = options.timeout ?? configuration.timeout
-        options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
-        options.maxDecompressionRatio = options.maxDecompressionRatio ?? configuration.maxDecompressionRatio
         var fields = request.headers
         if let contentType = request.body?.contentType, !fields.contains(.contentType) {
             fields.append(HTTPField(name: .contentType, value: contentType))
         }
-        if let key = request.options.idempotencyKey, !fields.contains(.idempotencyKey) {
+        let httpRequest = HTTPRequest(
+            method: request.method,
+            scheme: target.scheme,
+            authority: target.authority,
+            path: target.pathAndQuery,
+            headerFields: fields
+        )
+        return prepare(httpRequest, body: body, options: request.options, endpoint: request.endpointName)
+    }
+
+    /// Completes a request on its way into the chain: the client's defaults in its options,
+    /// its idempotency key, default headers and `Accept-Encoding` in its fields, and its context.
+    private func prepare(_ request: HTTPRequest, body: HTTPBody?, options requestOptions: RequestOptions, endpoint: String) -> PreparedCall {
+        var options = requestOptions
+        options.timeout = options.timeout ?? configuration.timeout
+        options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
+        options.maxDecompressionRatio = options.maxDecompressionRatio ?? configuration.maxDecompressionRatio
+        var fields = request.headerFields
+        if let key = requestOptions.idempotencyKey, !fields.contains(.idempotencyKey) {
             fields.append(HTTPField(name: .idempotencyKey, value: key))
         }
         let requestID = RequestContext.makeRequestID()
@@ -361,20 +417,15 @@ public final class APIClient: Sendable {
         // only the system clock's deadline is handed to the transport.
         let context = RequestContext(
             requestID: requestID,
-            endpoint: request.endpointName,
+            endpoint: endpoint,
             options: options,
             deadline: deadline,
             transportDeadline: clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil,
             credentialScope: credentialScope
         )
-        let httpRequest = HTTPRequest(
-            method: request.method,
-            scheme: target.scheme,
-            authority: target.authority,
-            path: target.pathAndQuery,
-            headerFields: fields
-        )
-        return PreparedCall(request: httpRequest, body: body, context: context)
+        var prepared = request
+        prepared.headerFields = fields
+        return PreparedCall(request: prepared, body: body, context: context)
     }
 
     /// Throws a ``CourierError`` for a status the configuration does not accept.

@@ -1,0 +1,141 @@
+import ClarityAPI
+import Courier
+import CourierAsyncHTTPClient
+@testable import CourierOpenAPI
+import CourierTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import ReferenceAPIClient
+import ReferenceServer
+import Testing
+
+/// The client generated from the reference APIs' OpenAPI document, sent through Courier's
+/// chain by `CourierClientTransport`, against the reference server.
+@Suite("A generated OpenAPI client on Courier's chain", .timeLimit(.minutes(1)))
+struct OpenAPIClientTests {
+    /// Runs `body` with a server, a Courier client configured by `configure` and signed with
+    /// the demo account's token, and a generated client on top of it.
+    private func withGeneratedClient(
+        configure: (inout ClientConfiguration) -> Void = { _ in },
+        _ body: (ReferenceServer, ReferenceAPIClient.Client, ManualClock) async throws -> Void
+    ) async throws {
+        try await withRunningServer { server, url in
+            let clock = ManualClock()
+            let transport = AsyncHTTPClientTransport()
+            var configuration = ClientConfiguration(baseURL: url, clock: clock)
+            configuration.middleware.append(BearerTokenMiddleware(token: try await demoToken(server)))
+            configure(&configuration)
+            let courier = APIClient(configuration: configuration, transport: transport)
+            let api = Client(serverURL: url, transport: CourierClientTransport(client: courier))
+            do {
+                try await body(server, api, clock)
+                try await transport.shutdown()
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
+        }
+    }
+
+    @Test func aSecondReadIsAnsweredByCouriersCache() async throws {
+        try await withGeneratedClient(configure: { $0.cache = HTTPCache(storage: MemoryCacheStorage()) }) { server, api, _ in
+            let first = try await api.listRadars(query: .init(limit: 5)).ok.body.json
+            let second = try await api.listRadars(query: .init(limit: 5)).ok.body.json
+            #expect(!first.isEmpty)
+            #expect(second == first)
+            #expect(await server.requestCount(method: "GET", path: "/api/radars") == 1, "the second call never left the process")
+        }
+    }
+
+    @Test func aKeyedWriteIsRetriedThroughA503AndAppliedOnce() async throws {
+        try await withGeneratedClient { server, api, clock in
+            server.faults.inject(.status(503), count: 1, method: "POST", path: "/api/radars")
+            let key = UUID().uuidString
+            let created = try await api.createRadar(
+                headers: .init(idempotencyKey: key),
+                body: .json(.init(topic: "OpenAPI through Courier"))
+            ).created.body.json
+            #expect(created.topic == "OpenAPI through Courier")
+            #expect(await server.requestCount(method: "POST", path: "/api/radars") == 2)
+            #expect(clock.sleeps.count == 1, "one backoff wait before the second attempt")
+            let all = try await api.listRadars(query: .init(limit: 100)).ok.body.json
+            #expect(all.filter { $0.topic == "OpenAPI through Courier" }.count == 1)
+        }
+    }
+
+    @Test func anUnkeyedWriteIsNotRetriedAndTheGeneratedClientSeesThe503() async throws {
+        try await withGeneratedClient { server, api, _ in
+            server.faults.inject(.status(503), count: 1, method: "POST", path: "/api/radars")
+            let output = try await api.createRadar(body: .json(.init(topic: "no key")))
+            guard case .serviceUnavailable = output else {
+                Issue.record("expected the documented 503, got \(output)")
+                return
+            }
+            #expect(await server.requestCount(method: "POST", path: "/api/radars") == 1)
+        }
+    }
+
+    @Test func anExpiredTokenIsRefreshedOnceAndTheOperationReplayed() async throws {
+        try await withRunningServer { server, url in
+            let transport = AsyncHTTPClientTransport()
+            do {
+                let clarity = ClarityClient(baseURL: url, transport: transport, store: InMemoryCredentialStore())
+                let demo = ReferenceServerConfiguration()
+                _ = try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
+                await server.expireAccessTokens()
+                await server.resetCounters()
+                let api = Client(serverURL: url, transport: CourierClientTransport(client: clarity.client))
+                let me = try await api.getCurrentUser().ok.body.json
+                #expect(me.email == demo.demoEmail)
+                #expect(await server.requestCount(method: "GET", path: "/api/v1/auth/me") == 2, "rejected once, replayed once")
+                #expect(await server.requestCount(method: "POST", path: "/api/v1/auth/refresh") == 1)
+                try await transport.shutdown()
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
+        }
+    }
+
+    @Test func aFailureToConnectReachesTheCallerAsATypedCourierError() async throws {
+        let closed = try await withReferenceServer { url in url }
+        let transport = AsyncHTTPClientTransport()
+        let courier = APIClient(configuration: ClientConfiguration(baseURL: closed, retryPolicy: .none), transport: transport)
+        let api = Client(serverURL: closed, transport: CourierClientTransport(client: courier))
+        do {
+            _ = try await api.listRadars()
+            Issue.record("a closed port answered")
+        } catch let error as ClientError {
+            #expect(error.operationID == "listRadars")
+            #expect((error.underlyingError as? CourierError)?.code == .cannotConnect)
+        }
+        try? await transport.shutdown()
+    }
+
+    @Test func theServerServesTheDocumentItWasGeneratedFrom() async throws {
+        try await withReferenceServer { url in
+            let transport = AsyncHTTPClientTransport()
+            let courier = APIClient(baseURL: url, transport: transport)
+            let document: Response<String>
+            do {
+                document = try await courier.send(Request<String>(path: "/openapi.yaml"))
+                try await transport.shutdown()
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
+            #expect(document.headers[.contentType] == "application/yaml")
+            #expect(document.value.hasPrefix("openapi: 3.1.0"))
+            #expect(document.value.contains("operationId: listRadars"))
+        }
+    }
+
+    @Test func requestPathsGoAfterTheServerURLsPath() throws {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/radars?limit=2")
+        let target = try CourierClientTransport.absolute(request, baseURL: URL(string: "https://api.example.test:8443/api/")!)
+        #expect(target.scheme == "https")
+        #expect(target.authority == "api.example.test:8443")
+        #expect(target.path == "/api/radars?limit=2")
+    }
+}
