@@ -43,7 +43,7 @@ public enum ClarityAuthEndpoints {
     }
 
     /// `POST /api/v1/auth/logout`: revokes the refresh token and the access token that signs
-    /// the call. Answers a ``ClarityCore/MessageResponse``.
+    /// the call. Answers a `MessageResponse`.
     /// - Parameter refreshToken: The refresh token to revoke.
     public static func logout(refreshToken: String) -> Request<MessageResponse> {
         Request(method: .post, path: "/auth/logout", body: .json(LogoutRequest(refreshToken: refreshToken)), name: "clarity.auth.logout")
@@ -55,7 +55,7 @@ public enum ClarityAuthEndpoints {
     }
 
     /// `POST /api/v1/auth/verify-email`: confirms an email address with the code sent to it.
-    /// Answers a ``ClarityCore/MessageResponse``; an unknown or used code is a 400.
+    /// Answers a `MessageResponse`; an unknown or used code is a 400.
     /// - Parameter code: The verification code.
     public static func verifyEmail(code: String) -> Request<MessageResponse> {
         Request(method: .post, path: "/auth/verify-email", body: .json(VerifyEmailRequest(code: code)), options: unsigned, name: "clarity.auth.verify-email")

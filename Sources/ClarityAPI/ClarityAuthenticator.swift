@@ -2,8 +2,8 @@ public import Courier
 
 /// Renews CLARITY credentials with the refresh endpoint; the refresh token rotates each time.
 ///
-/// It sends its refresh calls through its own ``Courier/APIClient``, which must not carry an
-/// ``Courier/AuthSession`` (the refresh endpoint takes no access token).
+/// It sends its refresh calls through its own `APIClient`, which must not carry an
+/// `AuthSession` (the refresh endpoint takes no access token).
 public struct ClarityAuthenticator: Authenticator {
     private let client: APIClient
 
@@ -14,7 +14,7 @@ public struct ClarityAuthenticator: Authenticator {
     }
 
     /// Trades the refresh token for a new pair.
-    /// - Throws: ``Courier/CourierError``; a 401 means the refresh token was refused.
+    /// - Throws: `CourierError`; a 401 means the refresh token was refused.
     public func refresh(_ credential: Credential) async throws -> Credential {
         guard let refreshToken = credential.refreshToken else {
             throw CourierError(code: .unauthorized, message: "the credential has no refresh token")

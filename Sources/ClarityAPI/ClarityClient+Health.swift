@@ -9,8 +9,8 @@ extension ClarityClient {
     ///   - pollInterval: How long to wait between checks while the analysis is processing.
     ///   - timeout: How long to wait in all before giving up.
     /// - Returns: The completed analysis.
-    /// - Throws: ``Courier/CourierError``; ``Courier/CourierError/Code/timedOut`` when it is
-    ///   still processing after `timeout`, ``Courier/CourierError/Code/invalidResponse`` when it failed.
+    /// - Throws: `CourierError`; `CourierError.Code.timedOut` when it is
+    ///   still processing after `timeout`, `CourierError.Code.invalidResponse` when it failed.
     public func analyzeSteps(_ steps: StepAnalysisRequest, pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(60)) async throws -> AnalysisResponse {
         let submitted = try await client.value(for: ClarityHealthEndpoints.analyzeSteps(steps))
         return try await awaitCompletion(of: submitted, pollInterval: pollInterval, timeout: timeout)
@@ -92,8 +92,8 @@ extension ClarityClient {
     ///   - pollInterval: How long to wait between checks.
     ///   - timeout: How long to wait in all.
     /// - Returns: The completed analysis.
-    /// - Throws: ``Courier/CourierError``; ``Courier/CourierError/Code/timedOut`` when it is
-    ///   still processing after `timeout`, ``Courier/CourierError/Code/invalidResponse`` when it failed.
+    /// - Throws: `CourierError`; `CourierError.Code.timedOut` when it is
+    ///   still processing after `timeout`, `CourierError.Code.invalidResponse` when it failed.
     public func awaitCompletion(of submitted: AnalysisResponse, pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(60)) async throws -> AnalysisResponse {
         let clock = client.configuration.clock
         let deadline = clock.now.advanced(by: timeout)

@@ -10,9 +10,9 @@ extension ClarityClient {
     /// for await step in upload.progress { print(step) }
     /// let receipt = try await upload.value()      // uploadId, status: .queued
     /// ```
-    /// - Parameter url: A JSON ``ClarityCore/HealthKitUploadRequest`` on disk.
+    /// - Parameter url: A JSON `HealthKitUploadRequest` on disk.
     /// - Returns: The upload; its value is the server's receipt.
-    /// - Throws: ``Courier/CourierError/Code/fileSystem`` when the file cannot be read.
+    /// - Throws: `CourierError.Code.fileSystem` when the file cannot be read.
     public func uploadHealthKit(fileAt url: URL) throws -> Transfer<HealthKitUploadResponse> {
         let body = try RequestBody.file(url, contentType: "application/json")
         return client.upload(ClarityUploadEndpoints.healthKitUpload(body)).map(\.value)

@@ -80,7 +80,7 @@ public struct ClarityClient: Sendable {
 
     /// Confirms an email address with the code sent to it.
     /// - Returns: The server's confirmation.
-    /// - Throws: ``Courier/CourierError``; a 400 when the code is unknown or already used.
+    /// - Throws: `CourierError`; a 400 when the code is unknown or already used.
     @discardableResult
     public func verifyEmail(code: String) async throws -> MessageResponse {
         try await unsignedClient.value(for: ClarityAuthEndpoints.verifyEmail(code: code))

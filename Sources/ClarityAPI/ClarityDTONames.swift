@@ -5,55 +5,55 @@ public import Courier
 // give each checklist name its Courier type, so code written against the document reads the
 // same; the table in README's "The apps' wire contract" maps each checklist method too.
 
-/// `register(requestDTO:)`'s body: ``ClarityCore/RegisterRequest``.
+/// `register(requestDTO:)`'s body: `RegisterRequest`.
 public typealias UserRegistrationRequestDTO = RegisterRequest
-/// `register`'s answer: the new user's tokens, ``ClarityCore/TokenResponse``.
+/// `register`'s answer: the new user's tokens, `TokenResponse`.
 public typealias RegistrationResponseDTO = TokenResponse
-/// `login(requestDTO:)`'s body: ``ClarityCore/LoginRequest``.
+/// `login(requestDTO:)`'s body: `LoginRequest`.
 public typealias UserLoginRequestDTO = LoginRequest
-/// `login`'s answer: ``ClarityCore/TokenResponse``.
+/// `login`'s answer: `TokenResponse`.
 public typealias LoginResponseDTO = TokenResponse
-/// `refreshToken(requestDTO:)`'s body: ``ClarityCore/RefreshTokenRequest``.
+/// `refreshToken(requestDTO:)`'s body: `RefreshTokenRequest`.
 public typealias RefreshTokenRequestDTO = RefreshTokenRequest
-/// `refreshToken`'s answer: ``ClarityCore/TokenResponse``.
+/// `refreshToken`'s answer: `TokenResponse`.
 public typealias TokenResponseDTO = TokenResponse
-/// The answer of `logout()` and `verifyEmail(code:)`: ``ClarityCore/MessageResponse``.
+/// The answer of `logout()` and `verifyEmail(code:)`: `MessageResponse`.
 public typealias MessageResponseDTO = MessageResponse
-/// `getCurrentUser()`'s answer: ``ClarityCore/ClarityUser``.
+/// `getCurrentUser()`'s answer: `ClarityUser`.
 public typealias UserSessionResponseDTO = ClarityUser
-/// `uploadHealthKit(requestDTO:)`'s body: ``ClarityCore/HealthKitUploadRequest``.
+/// `uploadHealthKit(requestDTO:)`'s body: `HealthKitUploadRequest`.
 public typealias HealthKitUploadRequestDTO = HealthKitUploadRequest
-/// `uploadHealthKit`'s answer: ``ClarityCore/HealthKitUploadResponse``.
+/// `uploadHealthKit`'s answer: `HealthKitUploadResponse`.
 public typealias HealthKitUploadResponseDTO = HealthKitUploadResponse
-/// `getHealthKitUploadStatus(uploadId:)`'s answer: ``ClarityCore/HealthKitUploadStatus``.
+/// `getHealthKitUploadStatus(uploadId:)`'s answer: `HealthKitUploadStatus`.
 public typealias HealthKitUploadStatusDTO = HealthKitUploadStatus
-/// `uploadHealthData(requestDTO:)`'s body: ``ClarityCore/HealthDataUpload``.
+/// `uploadHealthData(requestDTO:)`'s body: `HealthDataUpload`.
 public typealias HealthDataUploadDTO = HealthDataUpload
-/// `uploadHealthData`'s answer: ``ClarityCore/HealthDataProcessing``.
+/// `uploadHealthData`'s answer: `HealthDataProcessing`.
 public typealias HealthDataResponseDTO = HealthDataProcessing
-/// `getHealthData(page:limit:)`'s answer: a `{data, meta}` page of ``ClarityCore/HealthMetric``.
+/// `getHealthData(page:limit:)`'s answer: a `{data, meta}` page of `HealthMetric`.
 public typealias PaginatedMetricsResponseDTO = PaginatedResponse<HealthMetric>
-/// `getProcessingStatus(id:)`'s answer: ``ClarityCore/HealthDataProcessing``.
+/// `getProcessingStatus(id:)`'s answer: `HealthDataProcessing`.
 public typealias ProcessingStatusDTO = HealthDataProcessing
-/// `analyzeStepData(requestDTO:)`'s body: ``ClarityCore/StepAnalysisRequest``.
+/// `analyzeStepData(requestDTO:)`'s body: `StepAnalysisRequest`.
 public typealias StepDataRequestDTO = StepAnalysisRequest
-/// `analyzeActigraphy(requestDTO:)`'s body: ``ClarityCore/ActigraphyAnalysisRequest``.
+/// `analyzeActigraphy(requestDTO:)`'s body: `ActigraphyAnalysisRequest`.
 public typealias DirectActigraphyRequestDTO = ActigraphyAnalysisRequest
-/// The results inside an analysis: ``ClarityCore/ActigraphyAnalysis``.
+/// The results inside an analysis: `ActigraphyAnalysis`.
 public typealias ActigraphyAnalysisDTO = ActigraphyAnalysis
 /// `AnalysisResponseDTO<ActigraphyAnalysisDTO>`, the answer of both analysis calls:
-/// ``ClarityCore/AnalysisResponse``, whose results are always an ``ClarityCore/ActigraphyAnalysis``,
+/// `AnalysisResponse`, whose results are always an `ActigraphyAnalysis`,
 /// so the document's generic parameter has one value and the alias takes none.
 public typealias AnalysisResponseDTO = AnalysisResponse
-/// `getPATAnalysis(id:)`'s answer: ``ClarityCore/AnalysisResponse``.
+/// `getPATAnalysis(id:)`'s answer: `AnalysisResponse`.
 public typealias PATAnalysisResponseDTO = AnalysisResponse
-/// `getPATServiceHealth()`'s answer: ``ClarityCore/ServiceStatus``.
+/// `getPATServiceHealth()`'s answer: `ServiceStatus`.
 public typealias PATServiceHealthDTO = ServiceStatus
-/// `generateInsights(requestDTO:)`'s body: ``ClarityCore/InsightRequest``.
+/// `generateInsights(requestDTO:)`'s body: `InsightRequest`.
 public typealias InsightGenerationRequestDTO = InsightRequest
-/// The answer of `generateInsights` and `getInsight(id:)`: ``ClarityCore/Insight``.
+/// The answer of `generateInsights` and `getInsight(id:)`: `Insight`.
 public typealias InsightGenerationResponseDTO = Insight
-/// `getInsightHistory(userId:limit:offset:)`'s answer: ``ClarityCore/InsightHistoryPage``.
+/// `getInsightHistory(userId:limit:offset:)`'s answer: `InsightHistoryPage`.
 public typealias InsightHistoryResponseDTO = InsightHistoryPage
-/// `getInsightsServiceStatus()`'s answer: ``ClarityCore/ServiceStatus``.
+/// `getInsightsServiceStatus()`'s answer: `ServiceStatus`.
 public typealias ServiceStatusResponseDTO = ServiceStatus

@@ -7,8 +7,8 @@ public import Courier
 /// ```
 ///
 /// Courier reads `message`, `error` and FastAPI's `detail` into
-/// ``Courier/CourierError/serverMessage`` by itself; decode this type from
-/// ``Courier/CourierError/bodySnippet`` when an app also wants `details`.
+/// `CourierError.serverMessage` by itself; decode this type from
+/// `CourierError.bodySnippet` when an app also wants `details`.
 public struct ClarityErrorBody: Decodable, Sendable, Hashable {
     /// A short, machine-readable name for the failure, such as `validation_failed`.
     public var error: String?

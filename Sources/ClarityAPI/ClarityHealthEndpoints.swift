@@ -6,7 +6,7 @@ import Foundation
 /// requests, with paths relative to ``ClarityAuthEndpoints/root``.
 ///
 /// Completed analyses and insights never change and the server marks them `immutable`, so
-/// with an ``Courier/HTTPCache`` on the client they are read from the cache after the first time.
+/// with an `HTTPCache` on the client they are read from the cache after the first time.
 public enum ClarityHealthEndpoints {
     /// `POST /api/v1/pat/step-analysis`: analyses step counts as proxy actigraphy. Answers 202
     /// with the analysis, which may still be processing.
@@ -21,7 +21,7 @@ public enum ClarityHealthEndpoints {
     }
 
     /// `GET /api/v1/pat/analysis/{id}`: an analysis as it stands.
-    /// - Parameter id: The analysis's ``ClarityCore/AnalysisResponse/processingId``.
+    /// - Parameter id: The analysis's `AnalysisResponse.processingId`.
     public static func analysis(id: String) -> Request<AnalysisResponse> {
         Request(path: "/pat/analysis/" + RequestTarget.pathSegment(id), name: "clarity.pat.analysis")
     }
@@ -34,7 +34,7 @@ public enum ClarityHealthEndpoints {
     /// `POST /api/v1/insights/generate`: writes an insight from an analysis. Answers 201.
     ///
     /// A success drops every cached page of insight history
-    /// (``Courier/RequestOptions/invalidates``), so the next history read shows the new insight.
+    /// (`RequestOptions.invalidates`), so the next history read shows the new insight.
     public static func generateInsight(_ request: InsightRequest) -> Request<Insight> {
         Request(
             method: .post, path: "/insights/generate", body: .json(request),
@@ -43,7 +43,7 @@ public enum ClarityHealthEndpoints {
     }
 
     /// `GET /api/v1/insights/{id}`: one insight.
-    /// - Parameter id: The insight's ``ClarityCore/Insight/insightId``.
+    /// - Parameter id: The insight's `Insight.insightId`.
     public static func insight(id: String) -> Request<Insight> {
         Request(path: "/insights/" + RequestTarget.pathSegment(id), name: "clarity.insights.get")
     }

@@ -7,16 +7,16 @@ public import Foundation
 /// ``ClarityAuthEndpoints/root``.
 ///
 /// The writes drop every cached page of health data when they succeed
-/// (``Courier/RequestOptions/invalidates``), so a list read after them is never stale.
+/// (`RequestOptions.invalidates`), so a list read after them is never stale.
 ///
-/// The two uploads ask for a compressed body (``Courier/RequestOptions/compressesRequestBody``):
-/// a client configured with a ``Courier/ClientConfiguration/requestBodyCompressor``
+/// The two uploads ask for a compressed body (`RequestOptions.compressesRequestBody`):
+/// a client configured with a `ClientConfiguration.requestBodyCompressor`
 /// (`CourierCompression`'s `GzipCompressor`) sends them gzipped, falling back to plain bodies
 /// for a server that answers 415. Without one they go as they are, which is the default: the
 /// CLARITY document does not say its server takes compressed bodies.
 public enum ClarityUploadEndpoints {
     /// `POST /api/v1/healthkit_upload`: uploads a batch of HealthKit samples, a JSON
-    /// ``ClarityCore/HealthKitUploadRequest``. Answers 202 with the upload's id, `queued`.
+    /// `HealthKitUploadRequest`. Answers 202 with the upload's id, `queued`.
     /// Send it with `APIClient.upload(_:)` to follow its progress.
     /// - Parameter body: The document: `.json(upload)` from memory, or `try .file(url,
     ///   contentType: "application/json")` for one written to disk.
@@ -28,7 +28,7 @@ public enum ClarityUploadEndpoints {
     }
 
     /// `GET /api/v1/healthkit_upload/{uploadId}/status`: how far processing an upload has come.
-    /// - Parameter uploadId: The upload's ``ClarityCore/HealthKitUploadResponse/uploadId``.
+    /// - Parameter uploadId: The upload's `HealthKitUploadResponse.uploadId`.
     public static func healthKitUploadStatus(uploadId: String) -> Request<HealthKitUploadStatus> {
         Request(
             path: "/healthkit_upload/" + RequestTarget.pathSegment(uploadId) + "/status",
@@ -38,7 +38,7 @@ public enum ClarityUploadEndpoints {
 
     /// `POST /api/v1/health-data`: stores a batch of metrics. Answers 201 with its processing status.
     ///
-    /// The request is a queueable write (``Courier/RequestOptions/isQueueable``) carrying an
+    /// The request is a queueable write (`RequestOptions.isQueueable`) carrying an
     /// idempotency key, sent as `Idempotency-Key`: if it is queued offline and delivered
     /// later, or retried, the server stores the batch once.
     /// - Parameters:
@@ -68,7 +68,7 @@ public enum ClarityUploadEndpoints {
     }
 
     /// `GET /api/v1/health-data/processing/{processingId}`: how processing a batch stands.
-    /// - Parameter processingId: The batch's ``ClarityCore/HealthDataProcessing/processingId``.
+    /// - Parameter processingId: The batch's `HealthDataProcessing.processingId`.
     public static func healthDataProcessing(processingId: String) -> Request<HealthDataProcessing> {
         Request(
             path: "/health-data/processing/" + RequestTarget.pathSegment(processingId),
@@ -83,7 +83,7 @@ public enum ClarityUploadEndpoints {
         return options
     }
 
-    /// Options for a request whose body is health data: never logged (``Courier/RequestOptions/bodyIsPersonalData``).
+    /// Options for a request whose body is health data: never logged (`RequestOptions.bodyIsPersonalData`).
     static func personal(_ options: RequestOptions = RequestOptions()) -> RequestOptions {
         var options = options
         options.bodyIsPersonalData = true

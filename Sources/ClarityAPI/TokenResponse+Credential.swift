@@ -3,7 +3,7 @@ public import Courier
 public import Foundation
 
 extension TokenResponse {
-    /// The token pair as a Courier ``Courier/Credential``, expiring `expiresIn` seconds after `issuedAt`.
+    /// The token pair as a Courier `Credential`, expiring `expiresIn` seconds after `issuedAt`.
     /// - Parameter issuedAt: When the response was received.
     public func credential(issuedAt: Date) -> Credential {
         Credential(

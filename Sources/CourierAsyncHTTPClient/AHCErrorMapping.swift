@@ -12,7 +12,7 @@ import Musl
 import Darwin
 #endif
 
-/// Maps AsyncHTTPClient and NIO errors to ``Courier/CourierError`` codes.
+/// Maps AsyncHTTPClient and NIO errors to `CourierError` codes.
 enum AHCErrorMapping {
     static func map(_ error: any Error) -> any Error {
         switch error {

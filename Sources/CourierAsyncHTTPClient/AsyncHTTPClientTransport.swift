@@ -7,7 +7,7 @@ import NIOCore
 public import NIOPosix
 import NIOHTTP1
 
-/// A ``Courier/Transport`` on AsyncHTTPClient: the default engine on Linux.
+/// A `Transport` on AsyncHTTPClient: the default engine on Linux.
 ///
 /// It owns one `HTTPClient` (on NIO's shared event loop group unless told otherwise) with
 /// a connection pool per host, streams response bodies as they arrive (a small one of known
@@ -22,15 +22,15 @@ import NIOHTTP1
 ///
 /// ## TLS
 /// ``Configuration/tls`` sets the minimum TLS version and the trust roots (applied through
-/// NIOSSL) and the pinned public keys. Every TLS failure ends in a ``Courier/CourierError``
-/// with code ``Courier/CourierError/Code/tlsFailure``, which is not among a retry policy's
+/// NIOSSL) and the pinned public keys. Every TLS failure ends in a `CourierError`
+/// with code `CourierError.Code.tlsFailure`, which is not among a retry policy's
 /// default retryable failures.
 ///
 /// Pins are checked once per new connection, after the handshake and before any request is
 /// written on it; a mismatch closes the connection and fails the requests waiting for it.
 /// AsyncHTTPClient lets the transport see only the server's **leaf** certificate, not the
 /// chain it validated, so a pin matches when it is the leaf's key, or when the trust roots
-/// are ``Courier/TLSPolicy/TrustRoots/certificates(_:)`` and every one of those roots is
+/// are `TLSPolicy.TrustRoots.certificates(_:)` and every one of those roots is
 /// pinned (the handshake proved the chain ends at one of them). A pin of an intermediate
 /// CA, or of one root among several or among the system's, cannot be checked here: the
 /// connection fails with a message saying so, never silently succeeds.
@@ -80,8 +80,8 @@ public final class AsyncHTTPClientTransport: Transport {
     ///
     /// A TLS policy that cannot be applied (a malformed pin, a trust root that is not a DER
     /// certificate) does not stop the transport from being made, but every request then fails
-    /// with the ``Courier/CourierError/Code/invalidRequest`` error that names the problem; call
-    /// ``Courier/TLSPolicy/validate()`` first to find out early.
+    /// with the `CourierError.Code.invalidRequest` error that names the problem; call
+    /// `TLSPolicy.validate()` first to find out early.
     /// - Parameters:
     ///   - configuration: Pool, timeouts and TLS.
     ///   - eventLoopGroup: The event loops to run on; NIO's shared group by default.
@@ -114,7 +114,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Makes a transport on an `HTTPClient` you own; ``shutdown()`` leaves it running.
     ///
     /// Configure it with `redirectConfiguration = .disallow` so Courier's redirect rules apply,
-    /// and with `HTTPClient.Configuration.applyTLSPolicy(_:)` for a ``Courier/TLSPolicy``.
+    /// and with `HTTPClient.Configuration.applyTLSPolicy(_:)` for a `TLSPolicy`.
     /// - Parameter client: The client.
     public init(client: HTTPClient) {
         self.httpClient = client
@@ -124,7 +124,7 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// `true`: compressed response bodies are decoded here, with compress-nio, a window at a
-    /// time (see ``Courier/Transport/decodesContentEncoding``).
+    /// time (see `Transport.decodesContentEncoding`).
     public var decodesContentEncoding: Bool { true }
 
     /// Shuts the owned `HTTPClient` down, closing its connections. Idempotent.
@@ -140,7 +140,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends the request with AsyncHTTPClient and returns the response.
     ///
     /// A body of known length up to ``eagerBodyLimit`` (and within the call's
-    /// ``Courier/RequestOptions/maxResponseBytes``) is read before this returns, so a
+    /// `RequestOptions.maxResponseBytes`) is read before this returns, so a
     /// failure while reading it fails the attempt; any other body is streamed as it arrives.
     public func send(
         _ request: HTTPRequest,
@@ -277,12 +277,12 @@ public final class AsyncHTTPClientTransport: Transport {
 }
 
 /// A response body from AsyncHTTPClient as chunks of `Data`, with engine errors mapped to
-/// ``Courier/CourierError``.
+/// `CourierError`.
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
     let body: HTTPClientResponse.Body
-    /// The call's ``Courier/RequestOptions/maxResponseBytes``: a body that grows past it
-    /// ends with ``Courier/CourierError/Code/responseTooLarge``, as on every transport.
+    /// The call's `RequestOptions.maxResponseBytes`: a body that grows past it
+    /// ends with `CourierError.Code.responseTooLarge`, as on every transport.
     let limit: Int?
 
     struct AsyncIterator: AsyncIteratorProtocol {

@@ -7,10 +7,10 @@ import NIOCore
 /// A compressed response body from AsyncHTTPClient, decoded as it arrives: chunks of decoded
 /// `Data`, a window at a time, so memory stays flat however far the body inflates.
 ///
-/// The call's limits apply to the decoded bytes (``Courier/RequestOptions/maxResponseBytes``
-/// and the decompression ratio, both ending in ``Courier/CourierError/Code/responseTooLarge``);
+/// The call's limits apply to the decoded bytes (`RequestOptions.maxResponseBytes`
+/// and the decompression ratio, both ending in `CourierError.Code.responseTooLarge`);
 /// a body that is not its coding, or is cut short, ends in
-/// ``Courier/CourierError/Code/contentDecodingFailed``. The encoded size is written to the
+/// `CourierError.Code.contentDecodingFailed`. The encoded size is written to the
 /// call's record as it grows.
 struct DecodedResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data

@@ -3,7 +3,7 @@ public import Courier
 import NIOSSL
 
 extension HTTPClient.Configuration {
-    /// Applies a Courier ``Courier/TLSPolicy`` to this configuration: the minimum TLS version
+    /// Applies a Courier `TLSPolicy` to this configuration: the minimum TLS version
     /// and the trust roots go into `tlsConfiguration` (whose certificate verification becomes
     /// `.fullVerification`); pins are checked by the connection initializers
     /// (`http1_1ConnectionDebugInitializer` and `http2ConnectionDebugInitializer`), which
@@ -16,7 +16,7 @@ extension HTTPClient.Configuration {
     ///
     /// See ``AsyncHTTPClientTransport`` for what the pin check can see of the chain.
     /// - Parameter policy: The policy.
-    /// - Throws: A ``Courier/CourierError`` with code ``Courier/CourierError/Code/invalidRequest``
+    /// - Throws: A `CourierError` with code `CourierError.Code.invalidRequest`
     ///   when a pin is malformed or a trust root is not a DER certificate.
     public mutating func applyTLSPolicy(_ policy: TLSPolicy) throws {
         let resolved = try ResolvedTLSPolicy(policy, base: tlsConfiguration ?? .makeClientConfiguration())

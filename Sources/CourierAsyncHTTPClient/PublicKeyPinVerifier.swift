@@ -4,7 +4,7 @@ import Foundation
 package import NIOCore
 package import NIOSSL
 
-/// Checks a new connection's certificates against a ``Courier/TLSPolicy``'s pins, after the
+/// Checks a new connection's certificates against a `TLSPolicy`'s pins, after the
 /// TLS handshake and before any request byte is written on it.
 ///
 /// Shared (package access) by the engines on NIOSSL: AsyncHTTPClient calls
@@ -22,7 +22,7 @@ package import NIOSSL
 /// without a custom verification callback, so NIOSSL's `peerValidatedCertificateChain` is
 /// `nil` and only the leaf (`peerCertificate`) is visible. The verifier uses the validated chain if NIOSSL ever
 /// offers it; otherwise it checks the leaf, and it also accepts the connection when the trust
-/// roots are exclusively custom (``Courier/TLSPolicy/TrustRoots/certificates(_:)``) and every
+/// roots are exclusively custom (`TLSPolicy.TrustRoots.certificates(_:)`) and every
 /// one of them is pinned: BoringSSL has then proved the chain ends at a pinned key. Pins of
 /// intermediate CAs, or of a root picked from several, cannot be checked, and fail.
 package struct PublicKeyPinVerifier: Sendable {
@@ -45,7 +45,7 @@ package struct PublicKeyPinVerifier: Sendable {
     }
 
     /// The connection initializer: succeeds when a pinned key is found, and otherwise fails with
-    /// ``Courier/TLSPolicy/PinMismatch`` and closes the connection.
+    /// `TLSPolicy.PinMismatch` and closes the connection.
     /// - Parameter channel: The connection's channel, its handshake done.
     /// - Returns: A future that succeeds when the connection may be used.
     func verifyConnection(_ channel: any Channel) -> EventLoopFuture<Void> {
@@ -64,7 +64,7 @@ package struct PublicKeyPinVerifier: Sendable {
     /// Checks the pins against the TLS handler of a pipeline whose handshake is done; call on
     /// the channel's event loop.
     /// - Parameter pipeline: The connection's pipeline, holding its `NIOSSLHandler`.
-    /// - Throws: ``Courier/TLSPolicy/PinMismatch`` when no pinned key is found (or the
+    /// - Throws: `TLSPolicy.PinMismatch` when no pinned key is found (or the
     ///   connection has no TLS handler, or the server presented no certificate).
     package func verify(_ pipeline: ChannelPipeline.SynchronousOperations) throws {
         let validatedChain: ValidatedCertificateChain?

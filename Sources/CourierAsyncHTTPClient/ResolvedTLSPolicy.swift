@@ -2,7 +2,7 @@ package import Courier
 import Foundation
 package import NIOSSL
 
-/// A ``Courier/TLSPolicy`` in NIOSSL's terms, shared by the engines that run on NIOSSL:
+/// A `TLSPolicy` in NIOSSL's terms, shared by the engines that run on NIOSSL:
 /// this module's AsyncHTTPClient transport and CourierWebSocket's `WSClientEngine`.
 ///
 /// - ``configuration`` carries the minimum version and the trust roots, with
@@ -10,7 +10,7 @@ package import NIOSSL
 /// - ``pinVerifier`` checks the pins once a handshake is done, before any request byte is
 ///   written; each engine calls it at that point in its own way.
 ///
-/// Package API: not for users, who hand a ``Courier/TLSPolicy`` to a transport or an engine.
+/// Package API: not for users, who hand a `TLSPolicy` to a transport or an engine.
 package struct ResolvedTLSPolicy: Sendable {
     /// A client configuration with the policy's minimum version and trust roots.
     package let configuration: TLSConfiguration
@@ -21,7 +21,7 @@ package struct ResolvedTLSPolicy: Sendable {
     /// - Parameters:
     ///   - policy: The policy.
     ///   - base: The configuration to apply it to; NIOSSL's client defaults by default.
-    /// - Throws: A ``Courier/CourierError`` with code ``Courier/CourierError/Code/invalidRequest``
+    /// - Throws: A `CourierError` with code `CourierError.Code.invalidRequest`
     ///   when a pin is malformed or a trust root is not a DER certificate.
     package init(_ policy: TLSPolicy, base: TLSConfiguration = .makeClientConfiguration()) throws {
         try policy.validate()

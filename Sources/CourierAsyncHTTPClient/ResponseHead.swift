@@ -17,7 +17,7 @@ enum ResponseHead {
     ///   - status: The response's status code.
     ///   - reasonPhrase: The response's reason phrase.
     ///   - method: The request's method: a response to `HEAD` has no body.
-    /// - Throws: ``Courier/CourierError/Code/invalidResponse`` for a field name that is not a token.
+    /// - Throws: `CourierError.Code.invalidResponse` for a field name that is not a token.
     static func make(
         headers: HTTPHeaders,
         status code: Int,

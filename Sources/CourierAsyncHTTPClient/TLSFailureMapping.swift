@@ -2,10 +2,10 @@ package import Courier
 import NIOSSL
 
 /// Recognises the errors of a failed TLS connection (NIOSSL's and BoringSSL's, and a pin
-/// mismatch) and wraps them in a ``Courier/CourierError`` with code
-/// ``Courier/CourierError/Code/tlsFailure``; shared by the engines that run on NIOSSL.
+/// mismatch) and wraps them in a `CourierError` with code
+/// `CourierError.Code.tlsFailure`; shared by the engines that run on NIOSSL.
 package enum TLSFailureMapping {
-    /// The ``Courier/CourierError`` for a TLS failure, or `nil` when `error` is not one.
+    /// The `CourierError` for a TLS failure, or `nil` when `error` is not one.
     ///
     /// A close without `close_notify` (`NIOSSLError.uncleanShutdown`) is not a TLS failure:
     /// it is a lost connection, and the caller maps it as such.

@@ -66,7 +66,7 @@ struct CacheConformanceCommand: AsyncParsableCommand {
 }
 
 /// The client each conformance test runs through: a fresh `APIClient` with a fresh
-/// in-memory ``Courier/HTTPCache``, on its own AsyncHTTPClient transport, with no retries (a
+/// in-memory `HTTPCache`, on its own AsyncHTTPClient transport, with no retries (a
 /// retried request would be scored as one).
 /// - Parameter baseURL: The origin.
 /// - Returns: The client, and what shuts its transport down.

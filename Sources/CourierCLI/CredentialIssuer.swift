@@ -36,7 +36,7 @@ struct CredentialIssuer {
     ///   - origin: The server about to receive it.
     ///   - impliedByFileName: Whether the file is the per-server default, whose name already
     ///     says which server it belongs to (a record from before origins were recorded).
-    /// - Throws: ``Courier/CourierError/Code/unauthorized`` when another server, or an unknown
+    /// - Throws: `CourierError.Code.unauthorized` when another server, or an unknown
     ///   one, issued it.
     func check(for origin: Origin, impliedByFileName: Bool, credentialFile: URL) throws {
         switch read() {

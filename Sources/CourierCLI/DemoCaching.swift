@@ -12,7 +12,7 @@ import ReferenceServer
 /// The caching part of the demo: an RFC 9111 cache on memory and SQLite, repositories,
 /// CLARITY's immutable results, stale-while-revalidate for the radar list, and dedup.
 ///
-/// The cache runs on a ``CourierTesting/ManualClock`` so the demo can move its time forward
+/// The cache runs on a `ManualClock` so the demo can move its time forward
 /// ("five minutes later") instead of waiting; the network and the server run in real time.
 struct DemoCaching {
     let server: ReferenceServer

@@ -63,7 +63,7 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// Checks that the credential stored in the file, if any, was issued by this server.
-    /// - Throws: ``Courier/CourierError/Code/unauthorized`` when another (or an unknown) server issued it.
+    /// - Throws: `CourierError.Code.unauthorized` when another (or an unknown) server issued it.
     func checkCredentialIssuer() async throws {
         let file = try credentialFile()
         guard try await FileCredentialStore(url: file).load() != nil else { return }

@@ -69,7 +69,7 @@ struct WebSocketConformanceCommand: AsyncParsableCommand {
     }
 }
 
-/// Talks to an Autobahn fuzzing server with ``CourierWebSocket/WebSocketConnection``.
+/// Talks to an Autobahn fuzzing server with `WebSocketConnection`.
 struct AutobahnSession {
     let base: URL
     let agent: String
@@ -106,7 +106,7 @@ struct AutobahnSession {
 
     /// The permessage-deflate offer a case's description asks the client for: its compression
     /// cases (13.x) say "client offers (requestNoContextTakeover, requestMaxWindowBits):
-    /// [(True, 9), …]", and the first of those is made with ``CourierWebSocket/WebSocketCompression``'s
+    /// [(True, 9), …]", and the first of those is made with `WebSocketCompression`'s
     /// public settings, as an app would set them; every other case gets the default offer.
     static func compression(forCase description: String) -> WebSocketCompression {
         guard let range = description.range(of: "(requestNoContextTakeover, requestMaxWindowBits): [(") else { return .perMessageDeflate }

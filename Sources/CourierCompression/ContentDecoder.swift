@@ -10,7 +10,7 @@ public import NIOCore
 /// Feed it the encoded chunks with ``decode(_:)`` until it returns `nil`, then call
 /// ``finish()``, which fails a stream that was cut short. Decoded bytes come out in windows
 /// of at most ``windowSize`` bytes, so a body that would inflate to gigabytes is stopped by
-/// its limits (``Courier/CourierError/Code/responseTooLarge``) having held one window.
+/// its limits (`CourierError.Code.responseTooLarge`) having held one window.
 /// Several gzip members in a row decode as one body, as RFC 1952 allows.
 ///
 /// Not thread-safe: one decoder serves one body, read by one task.
@@ -39,7 +39,7 @@ public final class ContentDecoder {
     ///   - contentEncoding: The coding's name: `gzip`, `x-gzip` or `deflate`.
     ///   - maxDecodedBytes: The most decoded bytes (the call's `maxResponseBytes`), `nil` for none.
     ///   - maxRatio: The most decoded bytes per encoded byte, past the first MiB.
-    /// - Throws: ``Courier/CourierError/Code/contentDecodingFailed`` for another coding.
+    /// - Throws: `CourierError.Code.contentDecodingFailed` for another coding.
     public convenience init(contentEncoding: String, maxDecodedBytes: Int?, maxRatio: Int) throws {
         var fields = HTTPFields()
         fields[.contentEncoding] = contentEncoding
@@ -69,8 +69,8 @@ public final class ContentDecoder {
     /// `input` was consumed and nothing more comes out until the next chunk.
     /// - Parameter input: Encoded bytes; its reader index advances past what was consumed.
     /// - Returns: Decoded bytes (never empty), or `nil` when `input` is used up.
-    /// - Throws: ``Courier/CourierError/Code/contentDecodingFailed`` for bytes that are not
-    ///   the coding; ``Courier/CourierError/Code/responseTooLarge`` past a limit.
+    /// - Throws: `CourierError.Code.contentDecodingFailed` for bytes that are not
+    ///   the coding; `CourierError.Code.responseTooLarge` past a limit.
     public func decode(_ input: inout ByteBuffer) throws -> Data? {
         while true {
             if ended {
@@ -115,7 +115,7 @@ public final class ContentDecoder {
     }
 
     /// Checks that the body ended where its coding says it ends.
-    /// - Throws: ``Courier/CourierError/Code/contentDecodingFailed`` for a stream cut short.
+    /// - Throws: `CourierError.Code.contentDecodingFailed` for a stream cut short.
     public func finish() throws {
         // An empty body is an empty body, whatever its header says (servers send that for 204s
         // and empty 200s alike).

@@ -4,8 +4,8 @@ import Foundation
 import NIOCore
 
 /// Compresses request bodies with gzip: set it as
-/// ``Courier/ClientConfiguration/requestBodyCompressor`` and mark the requests whose bodies
-/// should go compressed with ``Courier/RequestOptions/compressesRequestBody``.
+/// `ClientConfiguration.requestBodyCompressor` and mark the requests whose bodies
+/// should go compressed with `RequestOptions.compressesRequestBody`.
 ///
 /// ```swift
 /// var configuration = ClientConfiguration(baseURL: url)

@@ -10,13 +10,13 @@ import GRDB
 ///   storage's clock.
 /// - `variant_by_last_use`: the index the LRU eviction walks, in (`last_used_at`, `id`) order
 ///   (SQLite keeps the row id at the end of every index entry).
-/// - `variant_prefix`: a digest of every URL prefix a variant lies under (``Courier/CachePrefix``),
+/// - `variant_prefix`: a digest of every URL prefix a variant lies under (`CachePrefix`),
 ///   so that ``SQLiteCacheStorage/removeAll(under:)`` finds a collection's rows by index without
 ///   reading payloads; a trigger removes a variant's prefixes with it.
 /// - `cache_usage`: one row with the total cost and count, kept exact by triggers inside the
 ///   same transactions that change `variant`, so the budget check reads one row, not the table.
 /// - `digest_secret`: one row, the random secret that keys the cache's credential digests
-///   (``Courier/CredentialDigest``) when the storage has no encryption key to derive it from.
+///   (`CredentialDigest`) when the storage has no encryption key to derive it from.
 enum CacheSchema {
     /// The migrator that brings a database to the current schema.
     static var migrator: DatabaseMigrator {

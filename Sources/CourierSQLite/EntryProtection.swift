@@ -57,7 +57,7 @@ struct EntryProtection: Sendable {
         digest(domain: "partition", parts: [partition])
     }
 
-    /// A digest of a URL prefix (``Courier/CachePrefix``), for removing a collection.
+    /// A digest of a URL prefix (`CachePrefix`), for removing a collection.
     func digest(ofPrefix prefix: String) -> Data {
         digest(domain: "prefix", parts: [prefix])
     }

@@ -171,7 +171,7 @@ public final class SQLiteCacheStorage: CacheStorage {
     }
 
     /// Removes every response, in every partition, whose URL lies under a prefix (see
-    /// ``Courier/CachePrefix``), found by the prefix's digest without reading payloads.
+    /// `CachePrefix`), found by the prefix's digest without reading payloads.
     /// - Parameter prefix: An absolute URL such as `https://api.example.com/api/radars`.
     public func removeAll(under prefix: String) async throws {
         let prefixDigest = protection.digest(ofPrefix: CachePrefix.normalized(prefix))

@@ -2,7 +2,7 @@ public import Courier
 public import Foundation
 import Synchronization
 
-/// A ``Courier/CourierClock`` for tests: time moves only when the test (or a sleep) says so.
+/// A `CourierClock` for tests: time moves only when the test (or a sleep) says so.
 ///
 /// - In ``Mode/autoAdvance`` mode, a sleep returns at once and moves the clock forward by the
 ///   time slept: retry waits cost nothing, and ``sleeps`` records what was waited.

@@ -3,7 +3,7 @@ public import Foundation
 public import HTTPTypes
 import Synchronization
 
-/// A ``Courier/Transport`` that answers from a closure and records every request.
+/// A `Transport` that answers from a closure and records every request.
 ///
 /// Use it to test policy (what your code sends, how it reacts to statuses) without a
 /// network. To test that an engine works, test against a real server instead.
@@ -25,7 +25,7 @@ public final class MockTransport: Transport {
 
     /// Makes a transport that answers with `handler`.
     /// - Parameter handler: Returns the response, or throws to simulate a transport failure
-    ///   (throw a ``Courier/CourierError`` with a transport code such as `.cannotConnect`).
+    ///   (throw a `CourierError` with a transport code such as `.cannotConnect`).
     public init(handler: @escaping Handler) {
         self.handler = handler
     }
@@ -37,7 +37,7 @@ public final class MockTransport: Transport {
     }
 
     /// Makes a transport that answers with `responses` in order, then fails with
-    /// ``Courier/CourierError/Code/transportFailed`` once they run out.
+    /// `CourierError.Code.transportFailed` once they run out.
     /// - Parameter responses: The responses, or errors to throw, in order.
     public convenience init(sequence responses: [Result<MockResponse, CourierError>]) {
         let remaining = Mutex(responses[...])

@@ -3,7 +3,7 @@ import Foundation
 public import HTTPTypes
 import Synchronization
 
-/// A ``Courier/Transport`` that answers from a table of responses keyed by request, with an
+/// A `Transport` that answers from a table of responses keyed by request, with an
 /// optional artificial delay and a switch that makes it behave as if the device were offline:
 /// the mock client of the apps' documents (seed 004), as a transport, so that the whole
 /// chain (retries, cache, offline queue) runs above it.
@@ -61,7 +61,7 @@ public final class StubTransport: Transport {
         set { state.withLock { $0.delay = newValue } }
     }
 
-    /// Whether requests fail with ``Courier/CourierError/Code/offline`` as if the device had no
+    /// Whether requests fail with `CourierError.Code.offline` as if the device had no
     /// network (they are still recorded).
     public var isOffline: Bool {
         get { state.withLock { $0.isOffline } }

@@ -20,7 +20,7 @@ enum TaskOutcome: Sendable {
 /// is read. A body of known length up to ``URLSessionTransport/eagerBodyLimit`` is gathered
 /// whole before the head is handed back (one hand-over for a typical JSON answer); any other
 /// body is handed on as a ``ResponseStream`` as soon as the head is there. Either way a body
-/// that grows past the limit stops there with ``Courier/CourierError/Code/responseTooLarge``,
+/// that grows past the limit stops there with `CourierError.Code.responseTooLarge`,
 /// and at most `limit` bytes were held.
 ///
 /// `Sendable` without `@unchecked`: a `final class` whose mutable state sits in a `Mutex`.

@@ -10,7 +10,7 @@ import Synchronization
 /// The head comes back through a ``DataTaskCollector`` (routed to it by the transport's own
 /// ``SessionDelegate``, or, for an injected session on Apple platforms, as the task's
 /// delegate), with the body gathered or streaming within the call's
-/// ``Courier/RequestOptions/maxResponseBytes``. swift-corelibs-foundation calls no task
+/// `RequestOptions.maxResponseBytes`. swift-corelibs-foundation calls no task
 /// delegate for data, so an injected session on Linux gets a completion handler: the body
 /// comes whole, and the limit is checked when it is all there.
 ///
@@ -34,7 +34,7 @@ enum DataTaskRunner {
     ///   - trustFailures: Where the session's trust evaluator records why it refused a server;
     ///     such a failure replaces the `URLError.cancelled` URLSession reports.
     /// - Returns: The head, with the body whole or streaming.
-    /// - Throws: A ``Courier/CourierError``.
+    /// - Throws: A `CourierError`.
     static func run(
         _ request: URLRequest,
         uploading file: HTTPBody.FileSource? = nil,
@@ -186,7 +186,7 @@ private final class TaskState: Sendable {
     }
 }
 
-/// Maps `URLError` codes to ``Courier/CourierError`` codes.
+/// Maps `URLError` codes to `CourierError` codes.
 enum URLErrorMapping {
     static func map(_ error: any Error) -> any Error {
         guard let urlError = error as? URLError else {

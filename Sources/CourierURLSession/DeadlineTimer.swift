@@ -6,7 +6,7 @@ import Synchronization
 /// Each request's deadline bounds its whole exchange, body included. Rather than a task or a
 /// timer per request, the transport keeps one timer armed for the earliest deadline; when it
 /// fires, every entry whose deadline has passed runs its expiry (which fails the request
-/// with ``Courier/CourierError/Code/timedOut`` and cancels its data task), and the timer is
+/// with `CourierError.Code.timedOut` and cancels its data task), and the timer is
 /// armed again for the next one. An entry is removed when its task completes.
 ///
 /// `Sendable` without `@unchecked`: a `final class` whose mutable state, the timer source

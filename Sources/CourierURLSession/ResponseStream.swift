@@ -6,10 +6,10 @@ import FoundationNetworking
 import Synchronization
 
 /// One data task's response body, between URLSession's `didReceive data` callbacks and the
-/// reader of the ``Courier/HTTPBody`` the transport returned.
+/// reader of the `HTTPBody` the transport returned.
 ///
 /// Chunks wait in a buffer until they are read. The call's byte limit applies as they
-/// arrive: past it the body fails with ``Courier/CourierError/Code/responseTooLarge`` and the
+/// arrive: past it the body fails with `CourierError.Code.responseTooLarge` and the
 /// task is cancelled, so no more than the limit is ever held.
 ///
 /// **Backpressure.** On Apple platforms, when more than ``highWaterBytes`` wait unread the
@@ -176,7 +176,7 @@ final class ResponseStream: Sendable {
     }
 }
 
-/// The ``Courier/HTTPBody`` chunks of a ``ResponseStream``, read once.
+/// The `HTTPBody` chunks of a ``ResponseStream``, read once.
 ///
 /// When the last copy of the body is released before it was read to the end, the task is
 /// cancelled: an unread body does not go on downloading.

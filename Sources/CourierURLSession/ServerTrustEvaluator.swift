@@ -4,7 +4,7 @@ import CryptoKit
 import Foundation
 import Security
 
-/// A session delegate that judges servers by a ``Courier/TLSPolicy``: it evaluates the
+/// A session delegate that judges servers by a `TLSPolicy`: it evaluates the
 /// server's `SecTrust` against the policy's trust roots, then looks for a pinned key in the
 /// validated chain. Apple platforms only.
 ///
@@ -23,7 +23,7 @@ final class ServerTrustEvaluator: NSObject, URLSessionTaskDelegate, Sendable {
     /// - Parameters:
     ///   - policy: The policy, already validated.
     ///   - failures: Where refusals are recorded for ``DataTaskRunner``.
-    /// - Throws: A ``Courier/CourierError`` with code ``Courier/CourierError/Code/invalidRequest``
+    /// - Throws: A `CourierError` with code `CourierError.Code.invalidRequest`
     ///   when a trust root is not a DER certificate.
     init(policy: TLSPolicy, failures: ServerTrustFailureLog) throws {
         for (index, der) in policy.trustRoots.customCertificates.enumerated()

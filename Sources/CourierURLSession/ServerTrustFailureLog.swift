@@ -7,7 +7,7 @@ import Synchronization
 /// When the evaluator refuses a server (untrusted chain, no pinned key), it can only cancel
 /// the authentication challenge, and URLSession then reports a plain `URLError.cancelled`.
 /// The evaluator records the real reason here, and ``DataTaskRunner`` swaps it in, so the
-/// caller sees ``Courier/CourierError/Code/tlsFailure`` rather than a cancellation.
+/// caller sees `CourierError.Code.tlsFailure` rather than a cancellation.
 ///
 /// `Sendable` without `@unchecked`: a `final class` whose only state sits in a `Mutex`.
 final class ServerTrustFailureLog: Sendable {
@@ -15,7 +15,7 @@ final class ServerTrustFailureLog: Sendable {
 
     /// Records why the server of a task was refused.
     /// - Parameters:
-    ///   - failure: The error to report, with code ``Courier/CourierError/Code/tlsFailure``.
+    ///   - failure: The error to report, with code `CourierError.Code.tlsFailure`.
     ///   - taskIdentifier: The task's `taskIdentifier`, unique within its session.
     func record(_ failure: CourierError, forTask taskIdentifier: Int) {
         failures.withLock { $0[taskIdentifier] = failure }

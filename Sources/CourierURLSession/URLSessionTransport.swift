@@ -11,7 +11,7 @@ public import HTTPTypes
 import Security
 #endif
 
-/// A ``Courier/Transport`` on `URLSession`: the default engine on Apple platforms.
+/// A `Transport` on `URLSession`: the default engine on Apple platforms.
 ///
 /// The transport makes its own session (``init(configuration:)``), or uses one you inject
 /// (``init(session:)``), so tests can register `URLProtocol` classes and apps can share their
@@ -20,19 +20,19 @@ import Security
 /// ## Bodies
 /// A response body of known length up to ``eagerBodyLimit`` is gathered before
 /// ``send(_:body:context:)`` returns. Any other body streams: the returned
-/// ``Courier/HTTPBody`` yields chunks as URLSession delivers them, so a download to a file
+/// `HTTPBody` yields chunks as URLSession delivers them, so a download to a file
 /// keeps memory flat and its progress moves as bytes arrive. On Apple platforms a reader that
 /// falls more than 1 MiB behind suspends the task until it catches up; swift-corelibs-foundation
 /// traps when a running task is suspended, so on Linux the unread chunks are held. A body
 /// released before it was read to the end cancels its task. The call's
-/// ``Courier/RequestOptions/maxResponseBytes`` applies as bytes arrive (a `Content-Length`
+/// `RequestOptions.maxResponseBytes` applies as bytes arrive (a `Content-Length`
 /// past it is refused before the body is read), failing with
-/// ``Courier/CourierError/Code/responseTooLarge`` with at most that many bytes held. On Linux
+/// `CourierError.Code.responseTooLarge` with at most that many bytes held. On Linux
 /// this needs the transport's own session: swift-corelibs-foundation gives data callbacks
 /// only to a session's delegate, so with an injected session there the body is read whole
 /// before the limit is checked.
 ///
-/// A file body (``Courier/RequestBody/file(_:contentType:chunkSize:)``) is uploaded from disk
+/// A file body (`RequestBody.file(_:contentType:chunkSize:)`) is uploaded from disk
 /// by an upload task, with progress from URLSession's `didSendBodyData` (with an injected
 /// session on Linux, which gets no delegate calls, progress comes all at once at the end). Other streamed
 /// request bodies (a multipart form, a body of your own chunks) are gathered in memory before
@@ -47,24 +47,24 @@ import Security
 /// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there.
 ///
 /// URLSession does not follow redirects here: each task's delegate declines them, so the 3xx
-/// comes back and the client's ``Courier/RedirectPolicy`` applies, as on every transport
+/// comes back and the client's `RedirectPolicy` applies, as on every transport
 /// (credentials and bodies stay with their origin, no https to http, the hop limit). This
 /// holds for an injected session too.
 ///
 /// ## TLS
-/// ``init(configuration:tls:)`` applies a ``Courier/TLSPolicy``. On Apple platforms the
+/// ``init(configuration:tls:)`` applies a `TLSPolicy`. On Apple platforms the
 /// transport makes its session with a delegate that evaluates each server's `SecTrust`
 /// against the policy's trust roots and then requires a pinned key somewhere in the validated
 /// chain (leaf, intermediate or root); a refusal fails the request with
-/// ``Courier/CourierError/Code/tlsFailure`` before any byte of it is sent. The minimum version
+/// `CourierError.Code.tlsFailure` before any byte of it is sent. The minimum version
 /// goes into `tlsMinimumSupportedProtocolVersion`.
 ///
 /// **On Linux, pinning and custom trust roots are not available with URLSession.**
 /// swift-corelibs-foundation hands TLS to libcurl and never asks a delegate about server
 /// trust, and it offers no setting for the minimum TLS version. There,
-/// ``init(configuration:tls:)`` throws ``Courier/CourierError/Code/invalidRequest`` when the
+/// ``init(configuration:tls:)`` throws `CourierError.Code.invalidRequest` when the
 /// policy pins keys, sets trust roots other than the system's, or asks for TLS 1.3; with
-/// ``Courier/TLSPolicy/Version/v1_2`` the oldest version accepted is libcurl's own default.
+/// `TLSPolicy.Version.v1_2` the oldest version accepted is libcurl's own default.
 /// Use `AsyncHTTPClientTransport` on Linux for any of these. A session passed to
 /// ``init(session:)`` is used as it is, with no policy on any platform.
 public final class URLSessionTransport: Transport {
@@ -114,8 +114,8 @@ public final class URLSessionTransport: Transport {
     ///   - configuration: The session's configuration. On Apple platforms the session uses a
     ///     copy whose minimum TLS version is the policy's; your object is left unchanged.
     ///   - tls: The TLS policy.
-    /// - Throws: A ``Courier/CourierError`` with code ``Courier/CourierError/Code/invalidRequest``
-    ///   when the policy is malformed (see ``Courier/TLSPolicy/validate()``), or, on Linux, asks
+    /// - Throws: A `CourierError` with code `CourierError.Code.invalidRequest`
+    ///   when the policy is malformed (see `TLSPolicy.validate()`), or, on Linux, asks
     ///   for pins, custom trust roots or TLS 1.3.
     public convenience init(configuration: URLSessionConfiguration, tls: TLSPolicy) throws {
         try tls.validate()
@@ -220,7 +220,7 @@ public final class URLSessionTransport: Transport {
     /// `true`: URLSession decodes gzip and deflate bodies itself (brotli too, on Apple
     /// platforms; on Linux, libcurl does the decoding). The transport removes the wire's
     /// `Content-Encoding` and `Content-Length` from the head, as AsyncHTTPClient's does. URLSession decodes out of sight, so the
-    /// decompression ratio limit does not apply here; ``Courier/RequestOptions/maxResponseBytes``
+    /// decompression ratio limit does not apply here; `RequestOptions.maxResponseBytes`
     /// does, to the decoded bytes.
     public var decodesContentEncoding: Bool { true }
 
@@ -228,7 +228,7 @@ public final class URLSessionTransport: Transport {
     /// `Content-Encoding` and `Content-Length` no longer describe it.
     /// A coding neither knows is left in the head, with the body as it came, as on
     /// AsyncHTTPClient.
-    /// - Throws: ``Courier/CourierError/Code/contentDecodingFailed`` for stacked codings.
+    /// - Throws: `CourierError.Code.contentDecodingFailed` for stacked codings.
     /// URLSession decodes whatever `Accept-Encoding` the caller set, so the codings it knows are
     /// removed from the head even for a caller that asked to see them (`decodes` is `false`).
     static func decodedByEngine(_ head: HTTPResponse, decodes: Bool) throws -> HTTPResponse {
@@ -245,7 +245,7 @@ public final class URLSessionTransport: Transport {
         return coding == nil ? head : ContentCoding.decodedHead(head)
     }
 
-    /// Throws ``Courier/CourierError/Code/fileSystem`` when a file to upload is gone or no
+    /// Throws `CourierError.Code.fileSystem` when a file to upload is gone or no
     /// longer has the length the body was made with: URLSession would send what is there now,
     /// which would not match the request.
     static func checkUnchanged(_ url: URL, length: HTTPBody.Length) throws {

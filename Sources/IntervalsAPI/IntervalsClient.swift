@@ -19,7 +19,7 @@ public import IntervalsCore
 /// ```
 ///
 /// ## Cache policies
-/// The repositories read as the document specifies, given an ``Courier/HTTPCache`` on the client:
+/// The repositories read as the document specifies, given an `HTTPCache` on the client:
 /// - ``activities`` lists and gets **cache-first** (``defaultActivitiesPolicy``): any stored copy
 ///   is served, however old, and the network is asked only when nothing is stored. A successful
 ///   save drops every stored activity and list, so the next read fetches the new version.
@@ -27,11 +27,11 @@ public import IntervalsCore
 ///   is always asked, and the stored copy is served only when it cannot answer.
 ///
 /// Both are defaults: pass other policies to the initializer, or set
-/// ``Courier/Repository/cachePolicy`` and ``WellnessRepository/cachePolicy`` later. Without a
+/// `Repository.cachePolicy` and ``WellnessRepository/cachePolicy`` later. Without a
 /// cache on the client, every read goes to the network.
 public struct IntervalsClient: Sendable {
     /// The default cache policy for listing and getting activities:
-    /// ``Courier/CachePolicy/cacheFirst``, as the VeloReady document specifies.
+    /// `CachePolicy.cacheFirst`, as the VeloReady document specifies.
     public static let defaultActivitiesPolicy: CachePolicy = .cacheFirst
 
     /// The client that sends the requests; its base URL ends in ``IntervalsEndpoints/root``.
@@ -41,8 +41,8 @@ public struct IntervalsClient: Sendable {
     /// Wellness by date range; network-first by default.
     public var wellness: WellnessRepository
 
-    /// Makes a client on an ``Courier/APIClient`` made elsewhere (one that signs requests and
-    /// has an ``Courier/HTTPCache``, say).
+    /// Makes a client on an `APIClient` made elsewhere (one that signs requests and
+    /// has an `HTTPCache`, say).
     ///
     /// The endpoint paths are relative to ``IntervalsEndpoints/root``, so the client's base URL
     /// must end in it (`https://intervals.icu/api/v1`, not `https://intervals.icu`). Make its
@@ -54,7 +54,7 @@ public struct IntervalsClient: Sendable {
     ///     (``defaultActivitiesPolicy``, cache-first, by default).
     ///   - wellnessPolicy: The cache policy for wellness reads
     ///     (``WellnessRepository/defaultCachePolicy``, network-first, by default).
-    ///   - listLimit: How many activities ``Courier/Repository/list()`` asks for with `limit`;
+    ///   - listLimit: How many activities `Repository.list()` asks for with `limit`;
     ///     `nil` (the default) sends the document's plain `GET /activities`.
     public init(
         client: APIClient,
@@ -84,7 +84,7 @@ public struct IntervalsClient: Sendable {
     ///     (``defaultActivitiesPolicy``, cache-first, by default).
     ///   - wellnessPolicy: The cache policy for wellness reads
     ///     (``WellnessRepository/defaultCachePolicy``, network-first, by default).
-    ///   - listLimit: How many activities ``Courier/Repository/list()`` asks for with `limit`;
+    ///   - listLimit: How many activities `Repository.list()` asks for with `limit`;
     ///     `nil` (the default) sends the document's plain `GET /activities`.
     ///   - configure: Changes to the default configuration: the cache, the auth session,
     ///     middleware, the retry policy, the clock.
@@ -112,7 +112,7 @@ public struct IntervalsClient: Sendable {
     ///
     /// This sends intervals.icu's `oldest`, `newest` and `limit` filters, which the VeloReady
     /// document does not define.
-    /// - Throws: ``Courier/CourierError``.
+    /// - Throws: `CourierError`.
     public func activities(from oldest: CalendarDay, through newest: CalendarDay, limit: Int = 500) async throws -> [Activity] {
         var request = IntervalsEndpoints.activities(oldest: oldest, newest: newest, limit: limit)
         request.options.cachePolicy = activities.cachePolicy

@@ -10,7 +10,7 @@ public import IntervalsCore
 /// makes one from the server's address in either form.
 ///
 /// The reference server marks its answers cacheable (`Cache-Control: private, max-age=…`,
-/// `ETag`, `Last-Modified`), so with an ``Courier/HTTPCache`` on the client, repeated reads
+/// `ETag`, `Last-Modified`), so with an `HTTPCache` on the client, repeated reads
 /// are served from the cache and stale ones are revalidated with a 304.
 public enum IntervalsEndpoints {
     /// The path prefix the API lives under, `/api/v1`: every path here is relative to it.
@@ -48,9 +48,9 @@ public enum IntervalsEndpoints {
 
     /// `PUT /activities/{id}`: changes an activity's name or type; returns the new version.
     ///
-    /// The body is an ``IntervalsCore/ActivityUpdate``: only the fields that are set. When it
+    /// The body is an `ActivityUpdate`: only the fields that are set. When it
     /// succeeds, every stored response under `/activities` is dropped (the activity and every
-    /// list that shows it, see ``Courier/RequestOptions/invalidates``), so cache-first reads
+    /// list that shows it, see `RequestOptions.invalidates`), so cache-first reads
     /// do not keep serving the old version.
     /// - Parameters:
     ///   - id: The activity's id.

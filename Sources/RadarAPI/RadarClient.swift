@@ -14,12 +14,12 @@ import HTTPTypes
 /// let fresh = try await radar.refresh(id: page.items[0].id)
 /// ```
 ///
-/// Every method throws ``Courier/CourierError``.
+/// Every method throws `CourierError`.
 public struct RadarClient: Sendable {
     /// The client that sends the requests.
     public let client: APIClient
 
-    /// Makes a Radar client on an existing ``Courier/APIClient``, whose middleware must
+    /// Makes a Radar client on an existing `APIClient`, whose middleware must
     /// sign requests for the Radar API.
     /// - Parameter client: The client.
     public init(client: APIClient) {
@@ -32,7 +32,7 @@ public struct RadarClient: Sendable {
     ///     that already ends in `/api` works too (``RadarEndpoints/root``).
     ///   - transport: The engine.
     ///   - token: The bearer token.
-    ///   - networkMiddleware: Per-attempt middleware, such as a ``Courier/LoggingMiddleware``.
+    ///   - networkMiddleware: Per-attempt middleware, such as a `LoggingMiddleware`.
     public init(baseURL: URL, transport: any Transport, token: String, networkMiddleware: [any Middleware] = []) {
         var configuration = ClientConfiguration(baseURL: RadarEndpoints.root.serverURL(for: baseURL))
         configuration.middleware.append(BearerTokenMiddleware(token: token))

@@ -4,15 +4,15 @@ public import RadarCore
 
 /// The Radar API's endpoints as typed requests.
 ///
-/// Each function returns a ``Courier/Request`` value; send it with any ``Courier/APIClient``
+/// Each function returns a `Request` value; send it with any `APIClient`
 /// whose base URL is the server (as seed 000 gives it, `https://api.radar.app`: the paths
 /// start with ``root``), or use ``RadarClient``, which does so for you.
 ///
-/// Writes declare the collection they change (``Courier/RequestOptions/invalidates``), so a
-/// client with an ``Courier/HTTPCache`` drops every cached page of the list after them.
+/// Writes declare the collection they change (`RequestOptions.invalidates`), so a
+/// client with an `HTTPCache` drops every cached page of the list after them.
 public enum RadarEndpoints {
     /// The prefix every Radar path starts with, `/api`. ``RadarClient`` accepts a base URL
-    /// with or without it (``Courier/APIRoot/serverURL(for:)``).
+    /// with or without it (`APIRoot.serverURL(for:)`).
     public static let root = APIRoot("/api")
 
     /// The collection every radar belongs to, `/api/radars`: what a write invalidates in the cache.

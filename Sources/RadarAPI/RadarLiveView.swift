@@ -6,7 +6,7 @@ public import Observation
 public import RadarCore
 
 /// One radar kept up to date live: it merges the server's updates (new opinions, position
-/// changes, refreshes) into the current ``RadarCore/Radar`` as they arrive over a WebSocket
+/// changes, refreshes) into the current `Radar` as they arrive over a WebSocket
 /// that reconnects by itself.
 ///
 /// The server sends the whole radar each time the socket opens, so the view converges again
@@ -68,7 +68,7 @@ public final class RadarLiveView {
     }
 
     /// Makes a view that connects like `client`: to its server, signed by its
-    /// ``Courier/AuthSession`` (a refused handshake renews the credential), learning the
+    /// `AuthSession` (a refused handshake renews the credential), learning the
     /// status of a declined handshake through its transport.
     /// - Parameters:
     ///   - radarId: The radar's id.

@@ -7,14 +7,14 @@ import HTTPTypes
 /// The signed-in user's radar list as app state: the list, the writes still on their way, a
 /// loading flag and the last error.
 ///
-/// Loading shows the cached list first, then the network's (``Courier/CachePolicy/staleWhileRevalidate``
-/// through ``Courier/APIClient/cachedThenFresh(_:)``), so a list screen is never empty while
+/// Loading shows the cached list first, then the network's (`CachePolicy.staleWhileRevalidate`
+/// through `APIClient.cachedThenFresh(_:)`), so a list screen is never empty while
 /// the network is slow; ``load(forceRefresh:)`` with `true` (pull to refresh) asks the server.
 /// Writes change the list at once, as seed 000 has it: a created radar goes to the top, a
 /// deleted one goes, a refreshed one is replaced. Every write also invalidates the cached list
 /// (all its pages), so the next load never brings back what a write changed.
 ///
-/// With an ``Courier/OfflineQueue`` on the client, a write the server cannot receive is queued
+/// With an `OfflineQueue` on the client, a write the server cannot receive is queued
 /// (durably, with an idempotency key) and shows in ``pending`` at once; a pending delete hides
 /// its radar. When the queue delivers it, the service applies the server's answer; when the
 /// queue gives it up (dead letter), the service undoes the change and sets ``error``.
@@ -43,7 +43,7 @@ public final class RadarService {
             case refresh(radarId: String)
         }
 
-        /// The queued write's id (``Courier/QueuedRequest/id``).
+        /// The queued write's id (`QueuedRequest.id`).
         public var id: String
         /// What it does.
         public var kind: Kind
@@ -71,7 +71,7 @@ public final class RadarService {
     public private(set) var isLoading = false
     /// The last failure: a load's, or a queued write's that the queue gave up on.
     public private(set) var error: CourierError?
-    /// Where ``radars`` came from: the cache (``Courier/CacheStatus/stale`` while a refresh runs),
+    /// Where ``radars`` came from: the cache (`CacheStatus.stale` while a refresh runs),
     /// the network, or a revalidation.
     public private(set) var source: CacheStatus?
 
@@ -85,8 +85,8 @@ public final class RadarService {
 
     /// Makes a service.
     /// - Parameters:
-    ///   - radar: The Radar client; give its ``Courier/APIClient`` an ``Courier/HTTPCache`` for
-    ///     the cached-first behaviour, and an ``Courier/OfflineQueue`` for writes made offline.
+    ///   - radar: The Radar client; give its `APIClient` an `HTTPCache` for
+    ///     the cached-first behaviour, and an `OfflineQueue` for writes made offline.
     ///   - pageSize: How many radars to show.
     public init(radar: RadarClient, pageSize: Int = 20) {
         self.radar = radar
@@ -145,7 +145,7 @@ public final class RadarService {
     /// With an offline queue and no server, the write is queued and shows in ``pending``;
     /// the radar joins the list when the queue delivers it.
     /// - Returns: The new radar, or `nil` when the write was queued.
-    /// - Throws: ``Courier/CourierError``.
+    /// - Throws: `CourierError`.
     @discardableResult
     public func create(topic: String, isPublic: Bool? = nil) async throws -> Radar? {
         switch try await radar.client.sendOrQueue(RadarEndpoints.create(topic: topic, isPublic: isPublic)) {
@@ -162,7 +162,7 @@ public final class RadarService {
 
     /// Deletes a radar and removes it from the list at once (queued when offline: it stays
     /// hidden, and comes back if the queue gives the write up).
-    /// - Throws: ``Courier/CourierError``.
+    /// - Throws: `CourierError`.
     public func delete(id: String) async throws {
         switch try await radar.client.sendOrQueue(RadarEndpoints.delete(id: id)) {
         case .delivered:
@@ -179,7 +179,7 @@ public final class RadarService {
 
     /// Refreshes a radar and puts the new version in the list (queued when offline).
     /// - Returns: The refreshed radar, or `nil` when the write was queued.
-    /// - Throws: ``Courier/CourierError``.
+    /// - Throws: `CourierError`.
     @discardableResult
     public func refresh(id: String) async throws -> Radar? {
         switch try await radar.client.sendOrQueue(RadarEndpoints.refresh(id: id)) {

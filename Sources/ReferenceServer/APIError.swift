@@ -1,7 +1,7 @@
 import Hummingbird
 import RadarCore
 
-/// A failure the server answers with a JSON ``RadarCore/APIErrorBody``.
+/// A failure the server answers with a JSON `APIErrorBody`.
 struct APIError: Error, Sendable {
     /// The status to answer with.
     var status: HTTPResponse.Status

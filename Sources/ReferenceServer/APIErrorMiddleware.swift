@@ -2,7 +2,7 @@ import Hummingbird
 import Logging
 
 /// Turns every error thrown by a route, including Hummingbird's own "no such route",
-/// into a JSON ``RadarCore/APIErrorBody`` response.
+/// into a JSON `APIErrorBody` response.
 ///
 /// Errors thrown while a response body is being streamed happen after this middleware
 /// returned; Hummingbird answers those by closing the connection.

@@ -10,7 +10,7 @@ import RadarCore
 /// own radars and public ones, and deletes or refreshes only their own: anything else is 404.
 /// Creating, refreshing and deleting honour `Idempotency-Key` (``IdempotentWrite``).
 struct RadarRoutes: Sendable {
-    /// The longest topic accepted, in characters, after trimming.
+    /// The longest topic accepted, in Unicode code points as sent (the way JSON Schema counts).
     static let maximumTopicLength = 200
     /// The page size when `limit` is absent.
     static let defaultPageLimit = 20
@@ -111,8 +111,10 @@ struct RadarRoutes: Sendable {
         guard !trimmed.isEmpty else {
             throw APIError.validationFailed("topic must not be empty")
         }
-        guard trimmed.count <= maximumLength else {
-            throw APIError.validationFailed("topic must be at most \(maximumLength) characters, got \(trimmed.count)")
+        // Counted as the OpenAPI document's `maxLength` counts: Unicode code points, as sent.
+        let length = topic.unicodeScalars.count
+        guard length <= maximumLength else {
+            throw APIError.validationFailed("topic must be at most \(maximumLength) characters, got \(length)")
         }
         return trimmed
     }

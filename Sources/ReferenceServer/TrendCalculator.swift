@@ -1,7 +1,7 @@
 import Foundation
 import RadarCore
 
-/// Buckets a radar's opinions into one ``RadarCore/TrendPoint`` per UTC day.
+/// Buckets a radar's opinions into one `TrendPoint` per UTC day.
 struct TrendCalculator: Sendable {
     /// The calendar that defines a day: Gregorian, UTC.
     private let calendar: Calendar = {

@@ -126,4 +126,21 @@ struct ClarityServerContractTests {
             #expect(try await clarity.insightHistory(userId: user.id, limit: 20, offset: 0).totalCount == 1)
         }
     }
+
+    @Test func inlineResultsOfAnySizeGetAnInsightNotACrash() async throws {
+        try await withClarity { clarity, _, _ in
+            // Found by scripts/api-check.sh: a sleep efficiency past Int's range trapped the server.
+            let body = Data(#"""
+            {"insightType": "comprehensive", "includeRecommendations": true, "analysisResults": {
+              "sleepEfficiency": -1.4254247207393008e+251, "sleepOnsetLatency": 0, "wakeAfterSleepOnset": 1.7976931348623157e+308,
+              "totalSleepTime": -1e-302, "circadianRhythmScore": -1.7976931348623157e+308, "activityFragmentation": 1e16,
+              "depressionRiskScore": 0, "confidenceScore": 1, "sampleCount": 2, "clinicalInsights": []}}
+            """#.utf8)
+            let answer = try await clarity.client.send(Request<Data>(
+                method: .post, path: "/insights/generate", body: .data(body, contentType: "application/json")
+            ))
+            #expect(answer.status == .created)
+            #expect(try await clarity.client.send(Request<Data>(path: "/pat/health")).status == .ok, "the server is still up")
+        }
+    }
 }

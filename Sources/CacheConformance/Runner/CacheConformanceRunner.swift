@@ -22,7 +22,7 @@ public import Foundation
 /// Steps accept every status, and steps with `redirect: manual` go through a twin of the
 /// client that follows no redirects; both share the factory client's transport and
 /// configuration (and so its cache). A step's fetch `cache` mode becomes the closest
-/// ``Courier/CachePolicy`` (see ``FetchCacheMode``).
+/// `CachePolicy` (see ``FetchCacheMode``).
 public struct CacheConformanceRunner: Sendable {
     /// Makes the client for one test from the origin's base URL, with what to call when
     /// the test is done.

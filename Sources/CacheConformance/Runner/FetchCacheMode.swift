@@ -16,11 +16,11 @@ public enum FetchCacheMode: String, Sendable, CaseIterable {
     /// `only-if-cached`: never go to the network.
     case onlyIfCached = "only-if-cached"
 
-    /// The closest ``Courier/CachePolicy``; `nil` keeps the client's default.
+    /// The closest `CachePolicy`; `nil` keeps the client's default.
     ///
-    /// `reload` has no exact match: ``Courier/CachePolicy/noCache`` also asks the network
+    /// `reload` has no exact match: `CachePolicy.noCache` also asks the network
     /// and stores the answer, but sends a conditional request when it holds a validator,
-    /// where `reload` sends an unconditional one (``Courier/CachePolicy/networkFirst`` would
+    /// where `reload` sends an unconditional one (`CachePolicy.networkFirst` would
     /// be unconditional but falls back to the cache on failure, which `reload` never does).
     public var cachePolicy: CachePolicy? {
         switch self {

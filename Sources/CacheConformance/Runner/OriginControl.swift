@@ -23,7 +23,7 @@ struct OriginControl: Sendable {
     }
 
     /// Stores a test's steps on the origin.
-    /// - Throws: A ``Courier/CourierError``, or ``UnexpectedStatus`` unless the origin answers 201.
+    /// - Throws: A `CourierError`, or ``UnexpectedStatus`` unless the origin answers 201.
     func configure(_ uuid: String, steps: [JSONValue]) async throws {
         let body = try JSONEncoder().encode(steps)
         let request = Request<Data>(method: .put, path: "/config/\(uuid)", body: .data(body, contentType: "application/json"))
@@ -34,7 +34,7 @@ struct OriginControl: Sendable {
     }
 
     /// What the origin saw for a test; empty when it has no state for it.
-    /// - Throws: A ``Courier/CourierError``, or `DecodingError` for a malformed answer.
+    /// - Throws: A `CourierError`, or `DecodingError` for a malformed answer.
     func state(_ uuid: String) async throws -> [ObservedExchange] {
         let response = try await client.send(Request<Data>(path: "/state/\(uuid)"))
         guard response.status.code == 200 else { return [] }

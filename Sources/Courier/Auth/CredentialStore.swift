@@ -3,7 +3,7 @@ import Synchronization
 /// Where a ``Credential`` is kept between launches.
 ///
 /// Courier ships ``InMemoryCredentialStore``, ``FileCredentialStore`` (owner-only file, for
-/// Linux and command-line tools) and, on Apple platforms, ``KeychainCredentialStore``.
+/// Linux and command-line tools) and, on Apple platforms, `KeychainCredentialStore`.
 public protocol CredentialStore: Sendable {
     /// The stored credential, if any.
     func load() async throws -> Credential?

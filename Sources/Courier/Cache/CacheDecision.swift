@@ -41,6 +41,8 @@ public enum CacheDecision {
     ///   - policy: The request's cache policy.
     ///   - now: The current date.
     ///   - heuristicFraction: The heuristic freshness fraction.
+    ///   - digest: The cache's ``HTTPCache/credentialDigest``, which credential fields in `Vary`
+    ///     are compared by.
     /// - Returns: What to do.
     public static func lookup(
         request: HTTPFields,
@@ -152,8 +154,10 @@ public enum CacheDecision {
     }
 
     /// Whether a stored variant was selected by request header values equal to this request's.
-    /// - Parameter digest: The cache's ``HTTPCache/credentialDigest``, which credential fields
-    ///   are compared by.
+    /// - Parameters:
+    ///   - stored: The stored variant.
+    ///   - request: The request's header fields.
+    ///   - digest: The cache's ``HTTPCache/credentialDigest``, which credential fields are compared by.
     public static func matchesVary(_ stored: CachedResponse, request: HTTPFields, digest: CredentialDigest) -> Bool {
         let names = varyNames(stored.values("Vary"))
         if names.contains("*") { return false }
@@ -167,7 +171,10 @@ public enum CacheDecision {
     /// The request header values a response's `Vary` names, for storing with it. Values of
     /// credential fields (`Authorization`, `Cookie`, …) are kept only as keyed digests, so no
     /// secret, nor anything that confirms a guess of one, reaches a disk tier.
-    /// - Parameter digest: The cache's ``HTTPCache/credentialDigest``.
+    /// - Parameters:
+    ///   - response: The response's header fields, whose `Vary` names the request fields.
+    ///   - request: The request's header fields.
+    ///   - digest: The cache's ``HTTPCache/credentialDigest``.
     public static func varyValues(response: HTTPFields, request: HTTPFields, digest: CredentialDigest) -> [String: String?] {
         var values: [String: String?] = [:]
         for name in varyNames(response[values: .vary]) where name != "*" {

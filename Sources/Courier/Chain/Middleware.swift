@@ -5,15 +5,17 @@ public import HTTPTypes
 /// Every call passes through one chain, built once when the ``APIClient`` is made, in
 /// this fixed order:
 ///
-/// 1. **Application middleware** (``ClientConfiguration/middleware``): runs once per call.
+/// 1. The call's span, when a tracer is in use (``ClientConfiguration/tracer``), then
+///    **application middleware** (``ClientConfiguration/middleware``): runs once per call.
 ///    It may short-circuit (answer without calling `next`) or call `next` more than once.
 /// 2. Built-in stages, in this order: dedup of identical GETs in flight
 ///    (``ClientConfiguration/deduplicatesRequests``), the cache (``ClientConfiguration/cache``),
 ///    the offline queue (``ClientConfiguration/offlineQueue``), retry
 ///    (``ClientConfiguration/retryPolicy``), authentication (``ClientConfiguration/auth``),
 ///    redirects (``ClientConfiguration/redirectPolicy``), connectivity
-///    (``ClientConfiguration/connectivity``), and the compression of request bodies that ask for
-///    it (``ClientConfiguration/requestBodyCompressor``).
+///    (``ClientConfiguration/connectivity``), the compression of request bodies that ask for
+///    it (``ClientConfiguration/requestBodyCompressor``), and each attempt's span (with the
+///    tracer's propagation fields injected).
 /// 3. **Network middleware** (``ClientConfiguration/networkMiddleware``): runs once per
 ///    attempt, so it sees retries and replays one by one. It must call `next` exactly once;
 ///    the chain throws ``CourierError/Code/invalidRequest`` when it does not.

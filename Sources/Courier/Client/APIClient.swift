@@ -111,8 +111,9 @@ public final class APIClient: Sendable {
         }
         var application = configuration.middleware
         if let defaultHeaders = application.first as? DefaultHeadersMiddleware {
-            // Nothing runs before the first middleware, so adding its fields to the prepared
-            // request is the same as running it, less a link and a copy of the fields.
+            // Only the call's span starts before the first middleware, and it reads no header
+            // field, so adding its fields to the prepared request is the same as running it,
+            // less a link and a copy of the fields.
             self.leadingDefaultHeaders = defaultHeaders
             application.removeFirst()
         } else {
@@ -232,8 +233,8 @@ public final class APIClient: Sendable {
     /// Sends a request and returns its body as a stream, without reading it or limiting its size.
     ///
     /// Use it for large downloads. A non-success status is thrown as a ``CourierError``
-    /// before the body is handed over. The per-attempt timeout also bounds reading the body
-    /// (on AsyncHTTPClient), so give a long download a timeout to match. Streamed calls bypass
+    /// before the body is handed over. The per-attempt timeout also bounds reading the body,
+    /// so give a long download a timeout to match. Streamed calls bypass
     /// the cache and are never shared with other calls. A compressed body is decoded as it is
     /// read, under the decompression ratio limit (``RequestOptions/maxDecompressionRatio``); a
     /// decoding failure ends the stream with ``CourierError/Code/contentDecodingFailed`` after

@@ -6,7 +6,8 @@ public import Tracing
 public struct ClientConfiguration: Sendable {
     /// The URL that request paths are relative to, such as `https://api.example.com/v1`.
     public var baseURL: URL
-    /// Application middleware: runs once per call, first in the chain.
+    /// Application middleware: runs once per call, first in the chain (inside the call's span
+    /// when a tracer is in use).
     public var middleware: [any Middleware]
     /// Network middleware: runs once per attempt, just before the transport.
     public var networkMiddleware: [any Middleware]

@@ -5,7 +5,8 @@ import Synchronization
 /// (``RequestOptions/compressesRequestBody``), and falls back to plain bodies for a server
 /// that refuses them.
 ///
-/// It is the last stage before network middleware, so every attempt (a retry, a refreshed
+/// It sits below retry, authentication and redirects, just above the attempt's span and
+/// network middleware, so every attempt (a retry, a refreshed
 /// credential's resend, a followed 307) compresses again from the original body, and
 /// network middleware logs the request as it goes out, `Content-Encoding` included.
 ///

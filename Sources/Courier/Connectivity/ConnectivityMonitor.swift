@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Passive by default, on every platform: the client reports each attempt (a request that
 /// cannot connect marks offline; one that reaches the server marks online). On Apple platforms
-/// ``PathConnectivitySource`` feeds `NWPathMonitor`'s paths in as well. While offline, the
+/// `PathConnectivitySource` (Apple platforms) feeds `NWPathMonitor`'s paths in as well. While offline, the
 /// optional ``Probe`` asks a health URL with backoff, so the status recovers without traffic.
 ///
 /// A `final class` whose state sits in a `Mutex`, which makes it `Sendable`.
@@ -82,7 +82,7 @@ public final class ConnectivityMonitor: Sendable {
         return stream
     }
 
-    /// Tells the monitor about the network; the client and ``PathConnectivitySource`` call it,
+    /// Tells the monitor about the network; the client and `PathConnectivitySource` call it,
     /// and so may an app with its own source.
     public func report(_ event: ConnectivityEvent) {
         let (effect, changed, observers) = inner.withLock { inner in

@@ -1,6 +1,7 @@
 import HTTPTypes
 
-/// The chain stage, just above the network middleware, that tells the
+/// The chain stage, below redirects and above request-body compression, the attempt's span and
+/// network middleware, that tells the
 /// ``ConnectivityMonitor`` about every attempt, and waits for connectivity when a request asks
 /// to (``RequestOptions/connectivityWait``) and the monitor says offline.
 struct ConnectivityStage: Middleware {

@@ -49,7 +49,7 @@ public struct DefaultHeadersMiddleware: Middleware {
     ///
     /// When this middleware is the first of a client's application middleware, the client
     /// adds its fields while it prepares the call, with ``addMissingFields(to:requestID:)``,
-    /// instead of running it as a link of the chain: nothing runs before it, so the request
+    /// instead of running it as a link of the chain: only the call's span starts before it, so the request
     /// every later middleware sees is the same, and the call saves a link and a copy of its
     /// fields.
     public func intercept(

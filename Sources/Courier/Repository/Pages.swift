@@ -13,7 +13,7 @@ import Synchronization
 /// for try await page in Pages.pageMeta(client: client, request: { Insights.history(page: $0) }) { … }
 /// ```
 ///
-/// Each page is one ``APIClient/value(for:)`` call, with the client's whole chain (cache,
+/// Each page is one `APIClient.value(for:)` call, with the client's whole chain (cache,
 /// retry, authentication). A failure ends the iteration with its ``CourierError``. Breaking out
 /// of the loop stops fetching.
 public struct Pages<Page: Sendable>: AsyncSequence, Sendable {

@@ -1,7 +1,7 @@
 /// Per-request settings that the chain's stages read.
 ///
-/// Later stages add their own options here (cache and retry policies); unset values fall
-/// back to the client's configuration.
+/// Each stage reads its own options here (cache and retry policies, the offline queue,
+/// compression); unset values fall back to the client's configuration.
 public struct RequestOptions: Sendable, Hashable {
     /// The longest one attempt may take, from sending to the last byte of the response.
     /// `nil` uses ``ClientConfiguration/timeout``.

@@ -4,7 +4,7 @@ public import HTTPTypes
 ///
 /// The retry stage asks the policy after every attempt; the answer is a pure function of
 /// the outcome, the attempt count, the request and the time left (see
-/// ``decide(_:context:)``), so the rules are tested without a network.
+/// ``decide(_:now:timeLeft:using:)``), so the rules are tested without a network.
 ///
 /// - Only idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE, TRACE) are retried, unless the
 ///   request carries an `Idempotency-Key`; then POST and PATCH are too, with the same key on

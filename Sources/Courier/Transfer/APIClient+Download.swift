@@ -17,10 +17,8 @@ extension APIClient {
     /// destination (see ``DownloadOptions``). Only one download at a time may use a destination.
     ///
     /// The request goes through the client's chain (authentication, retry of the request
-    /// itself, redirects) but not the cache. Its per-attempt timeout bounds the whole body on
-    /// AsyncHTTPClient, so give a large download a timeout to match. `URLSessionTransport`
-    /// holds a body in memory before handing it over; use `AsyncHTTPClientTransport` for
-    /// large files.
+    /// itself, redirects) but not the cache. Its per-attempt timeout bounds the whole body,
+    /// so give a large download a timeout to match.
     ///
     /// ```swift
     /// let download = client.download(Request<Data>(path: "/exports/2026.zip"), to: destination)

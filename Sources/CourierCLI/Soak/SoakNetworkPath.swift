@@ -4,7 +4,7 @@ import Synchronization
 
 /// The soak client's network path: a transport that passes every request to the real one,
 /// except while the path is down, when every request fails at once with
-/// ``Courier/CourierError/Code/offline``, as a device without a network would.
+/// `CourierError.Code.offline`, as a device without a network would.
 ///
 /// Everything the client sends goes through it: the signed calls, sign-in and refresh, the
 /// offline queue's replays and the connectivity probe. While it is down, the connectivity

@@ -7,11 +7,11 @@ import RadarAPI
 import ReferenceServer
 
 /// The client side of a soak, assembled as an app would: the demo account signed in with an
-/// ``Courier/AuthSession`` (tokens refresh by themselves), one `APIClient` with an in-memory
+/// `AuthSession` (tokens refresh by themselves), one `APIClient` with an in-memory
 /// HTTP cache, an offline queue on SQLite in a temporary folder, and a connectivity monitor
 /// with a probe, all over a ``SoakNetworkPath`` on the shared AsyncHTTPClient transport.
 struct SoakSession: Sendable {
-    /// The CLARITY client that signed in; its ``Courier/AuthSession`` signs every call.
+    /// The CLARITY client that signed in; its `AuthSession` signs every call.
     let clarity: ClarityClient
     /// The Radar client, on the signed client rebased to the server's root.
     let radar: RadarClient

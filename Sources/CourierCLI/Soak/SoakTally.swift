@@ -70,7 +70,7 @@ final class SoakTally: Sendable {
         state.withLock { $0.calls[operation, default: 0] += 1 }
     }
 
-    /// Counts an error: by its code when it is a ``Courier/CourierError``, as untyped otherwise.
+    /// Counts an error: by its code when it is a `CourierError`, as untyped otherwise.
     func recordError(_ error: any Error) {
         if let courier = error as? CourierError {
             let code = courier.code.description

@@ -33,7 +33,7 @@ struct SoakVerification {
     let drainLimit: Duration
 
     /// Drains the queue, then lists what the server holds.
-    /// - Throws: A queue storage error, or the ``Courier/CourierError`` of a list page that
+    /// - Throws: A queue storage error, or the `CourierError` of a list page that
     ///   failed (the fault schedule is cleared by then, and reads are retried).
     func run() async throws -> Outcome {
         var outcome = Outcome()

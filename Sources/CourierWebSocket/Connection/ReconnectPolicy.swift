@@ -2,7 +2,7 @@ public import Courier
 
 /// When and how fast a ``WebSocketConnection`` comes back after it is lost.
 ///
-/// Delays come from Courier's ``Courier/Backoff``, the same one the retry policy uses:
+/// Delays come from Courier's `Backoff`, the same one the retry policy uses:
 /// reconnect attempt `n` waits `backoff.delay(afterFailedAttempts: n)`, jittered. A
 /// successful handshake starts the count again.
 ///
@@ -12,9 +12,9 @@ public import Courier
 /// - a normal close (1000) from the server;
 /// - a close code listed in ``finalCloseCodes`` (for example, your API's 4xxx "account
 ///   suspended");
-/// - an attempt that fails with a TLS failure (``Courier/CourierError/Code/tlsFailure``:
+/// - an attempt that fails with a TLS failure (`CourierError.Code.tlsFailure`:
 ///   an untrusted certificate, a pin mismatch) or with a URL or TLS policy the engine cannot
-///   use (``Courier/CourierError/Code/invalidRequest``): another attempt would fail the same
+///   use (`CourierError.Code.invalidRequest`): another attempt would fail the same
 ///   way. The state becomes `closed` (1015 or 1008) and
 ///   ``WebSocketConnection/terminalError`` holds the error;
 /// - ``maxReconnectAttempts`` failed attempts in a row.

@@ -40,7 +40,7 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
     public static let internalError = WebSocketCloseCode(1011)
     /// 1015: the TLS handshake failed, the server's certificate or key was refused (a pin
     /// mismatch included); never sent on the wire. ``WebSocketConnection/terminalError`` holds
-    /// the ``Courier/CourierError`` (``Courier/CourierError/Code/tlsFailure``).
+    /// the `CourierError` (`CourierError.Code.tlsFailure`).
     public static let tlsHandshakeFailure = WebSocketCloseCode(1015)
 
     /// Whether the code is in the range reserved for applications (4000–4999).

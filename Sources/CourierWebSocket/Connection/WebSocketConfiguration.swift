@@ -15,7 +15,7 @@ public struct WebSocketConfiguration: Sendable {
         /// Keep up to `capacity` messages and send them, in order, once connected again;
         /// a sender finding the buffer full waits for room.
         case wait(capacity: Int)
-        /// Throw ``Courier/CourierError`` (``Courier/CourierError/Code/offline``) at once.
+        /// Throw `CourierError` (`CourierError.Code.offline`) at once.
         case fail
     }
 
@@ -35,7 +35,7 @@ public struct WebSocketConfiguration: Sendable {
     /// The server, `ws://` or `wss://`.
     public var url: URL
     /// Extra header fields for the handshake. The credential is added by the connection's
-    /// ``Courier/AuthSession``, if it has one: do not put tokens here.
+    /// `AuthSession`, if it has one: do not put tokens here.
     public var headers: HTTPFields
     /// When to come back after a loss.
     public var reconnect: ReconnectPolicy

@@ -9,8 +9,8 @@ extension WebSocketConnection {
     /// goes out, in order, after the next open (the call returns once it is buffered, or
     /// first waits for room when the buffer is full), or the call fails.
     /// - Parameter message: The message.
-    /// - Throws: ``Courier/CourierError``: ``Courier/CourierError/Code/offline`` when
-    ///   disconnected and the policy is to fail; ``Courier/CourierError/Code/connectionLost``
+    /// - Throws: `CourierError`: `CourierError.Code.offline` when
+    ///   disconnected and the policy is to fail; `CourierError.Code.connectionLost`
     ///   when the connection is closed, or dropped while the message was being written;
     ///   `CancellationError` when the task is cancelled while waiting for room.
     public func send(_ message: WebSocketMessage) async throws {

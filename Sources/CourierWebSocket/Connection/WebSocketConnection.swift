@@ -142,9 +142,9 @@ public final class WebSocketConnection: Sendable {
     }
 
     /// The error that closed the connection without a reconnect, when an attempt failed in a
-    /// way another attempt cannot mend: ``Courier/CourierError/Code/tlsFailure`` (an untrusted
+    /// way another attempt cannot mend: `CourierError.Code.tlsFailure` (an untrusted
     /// certificate, a pin mismatch, no common TLS version; the state is then `closed` with
-    /// ``WebSocketCloseCode/tlsHandshakeFailure``) or ``Courier/CourierError/Code/invalidRequest``
+    /// ``WebSocketCloseCode/tlsHandshakeFailure``) or `CourierError.Code.invalidRequest`
     /// (a URL or TLS policy the engine cannot use; closed with
     /// ``WebSocketCloseCode/policyViolation``). `nil` otherwise.
     public var terminalError: CourierError? {

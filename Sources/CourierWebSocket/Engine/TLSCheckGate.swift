@@ -13,7 +13,7 @@ import NIOTLS
 /// trust roots and the host name. Then, when keys are pinned, the gate checks them
 /// (`PublicKeyPinVerifier` from CourierAsyncHTTPClient, shared with the HTTP transport): on a
 /// match it lets the held writes through; on a mismatch it fails them, reports the
-/// ``Courier/CourierError`` (``Courier/CourierError/Code/tlsFailure``) down the pipeline, and
+/// `CourierError` (`CourierError.Code.tlsFailure`) down the pipeline, and
 /// closes the connection. Nothing of the request was encrypted, let alone sent.
 ///
 /// It also tells the ``LinkWatch`` of every TLS failure that passes by (a refused certificate,

@@ -29,7 +29,7 @@ import WSCompression
 /// ```
 ///
 /// ## TLS
-/// A `wss` connection follows a ``Courier/TLSPolicy``: the one given as `tls`, or else the
+/// A `wss` connection follows a `TLSPolicy`: the one given as `tls`, or else the
 /// policy of the `handshakeStatusProbe` when it is an `AsyncHTTPClientTransport` (so the
 /// WebSocket trusts and pins exactly what the client's HTTP requests do), or else the
 /// defaults (TLS 1.2 or newer, the system's trust store, no pins).
@@ -42,12 +42,12 @@ import WSCompression
 ///   until a pinned key is found, and a mismatch closes the connection without sending them.
 ///   As for `AsyncHTTPClientTransport`, NIOSSL shows the engine only the server's leaf
 ///   certificate: a pin matches the leaf's key, or every root of an exclusive
-///   ``Courier/TLSPolicy/TrustRoots/certificates(_:)`` list when all of them are pinned.
+///   `TLSPolicy.TrustRoots.certificates(_:)` list when all of them are pinned.
 /// - Every TLS failure (an untrusted or expired certificate, a wrong host name, no common
-///   version, a pin mismatch) throws a ``Courier/CourierError`` with code
-///   ``Courier/CourierError/Code/tlsFailure``; a policy that cannot be applied (a malformed
+///   version, a pin mismatch) throws a `CourierError` with code
+///   `CourierError.Code.tlsFailure`; a policy that cannot be applied (a malformed
 ///   pin, a trust root that is not DER) or a URL without a host throws
-///   ``Courier/CourierError/Code/invalidRequest``. ``WebSocketConnection`` does not reconnect
+///   `CourierError.Code.invalidRequest`. ``WebSocketConnection`` does not reconnect
 ///   after either: another attempt would fail the same way.
 public struct WSClientEngine: WebSocketEngine {
     private let eventLoopGroup: any EventLoopGroup
@@ -62,12 +62,12 @@ public struct WSClientEngine: WebSocketEngine {
     ///   - eventLoopGroup: The event loops connections run on; NIO's shared group by default.
     ///   - tls: The TLS policy for `wss` connections; `nil` (the default) takes the policy of
     ///     `handshakeStatusProbe` when it is an `AsyncHTTPClientTransport` made with one, and
-    ///     the default ``Courier/TLSPolicy`` otherwise.
+    ///     the default `TLSPolicy` otherwise.
     ///   - handshakeStatusProbe: A transport to learn the status of a declined handshake, or
     ///     `nil` to report it without a status.
     ///   - openingTimeout: How long the TLS handshake and the upgrade may take once connected
     ///     (30 seconds by default); a server that accepts and then says nothing is given up
-    ///     on with ``Courier/CourierError/Code/cannotConnect``.
+    ///     on with `CourierError.Code.cannotConnect`.
     ///   - logger: The engine's logger (it never logs header fields).
     public init(
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,

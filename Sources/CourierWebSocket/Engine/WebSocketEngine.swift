@@ -12,10 +12,10 @@ public import HTTPTypes
 /// - ``run(_:options:onOpen:onMessage:)`` returns when the connection has ended, saying how.
 /// - A refused handshake throws ``WebSocketHandshakeError``, with the status when known:
 ///   401 makes the connection renew its credential.
-/// - Other failures to connect throw a ``Courier/CourierError``
-///   (``Courier/CourierError/Code/cannotConnect`` and the like). A TLS failure throws
-///   ``Courier/CourierError/Code/tlsFailure`` and a URL or setting the engine cannot use
-///   ``Courier/CourierError/Code/invalidRequest``: the connection does not reconnect after
+/// - Other failures to connect throw a `CourierError`
+///   (`CourierError.Code.cannotConnect` and the like). A TLS failure throws
+///   `CourierError.Code.tlsFailure` and a URL or setting the engine cannot use
+///   `CourierError.Code.invalidRequest`: the connection does not reconnect after
 ///   those two.
 /// - Cancellation of the calling task ends the connection promptly.
 public protocol WebSocketEngine: Sendable {
@@ -28,7 +28,7 @@ public protocol WebSocketEngine: Sendable {
     ///   - onMessage: Called for each received message, in order; the engine does not read
     ///     the next one until it returns.
     /// - Returns: How the connection ended.
-    /// - Throws: ``WebSocketHandshakeError`` or a ``Courier/CourierError`` when it could not open.
+    /// - Throws: ``WebSocketHandshakeError`` or a `CourierError` when it could not open.
     func run(
         _ handshake: WebSocketHandshake,
         options: WebSocketEngineOptions,

@@ -24,7 +24,7 @@ struct WebSocketTarget: Sendable, Hashable {
 
     /// Reads a URL.
     /// - Parameter url: A `ws`, `wss`, `http` or `https` URL with a host.
-    /// - Throws: A ``Courier/CourierError`` with code ``Courier/CourierError/Code/invalidRequest``.
+    /// - Throws: A `CourierError` with code `CourierError.Code.invalidRequest`.
     init(url: URL) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(),

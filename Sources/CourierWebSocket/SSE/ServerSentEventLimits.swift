@@ -4,7 +4,7 @@
 ///
 /// - A line longer than ``maxLineBytes`` (comments included: the parser cannot know what a
 ///   line is before it ends) or an event whose data grows past ``maxEventBytes`` ends the
-///   stream with a ``Courier/CourierError`` of code ``Courier/CourierError/Code/responseTooLarge``.
+///   stream with a `CourierError` of code `CourierError.Code.responseTooLarge`.
 ///   ``ServerSentEventSource`` does not reconnect after it: the server would send the same.
 /// - A `retry:` above ``maxRetry`` is **clamped** to it, however many digits it has (even
 ///   more than an `Int64` holds): the stream still asked to wait long, so it waits the most

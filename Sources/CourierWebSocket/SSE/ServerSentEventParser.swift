@@ -16,8 +16,8 @@ public import Courier
 /// ## Limits
 /// The parser holds at most one line and one event's data. A line longer than
 /// ``ServerSentEventLimits/maxLineBytes``, or data growing past
-/// ``ServerSentEventLimits/maxEventBytes``, makes ``parse(_:)`` throw a ``Courier/CourierError``
-/// with code ``Courier/CourierError/Code/responseTooLarge``; the parser is then spent, and
+/// ``ServerSentEventLimits/maxEventBytes``, makes ``parse(_:)`` throw a `CourierError`
+/// with code `CourierError.Code.responseTooLarge`; the parser is then spent, and
 /// every later call throws the same error. Events completed earlier in the same chunk are
 /// lost with it: the stream is ending.
 ///
@@ -70,7 +70,7 @@ public struct ServerSentEventParser: Sendable {
     /// Feeds the next bytes of the stream.
     /// - Parameter bytes: A chunk, of any size, split anywhere.
     /// - Returns: The events completed by this chunk, in order.
-    /// - Throws: A ``Courier/CourierError`` with code ``Courier/CourierError/Code/responseTooLarge``
+    /// - Throws: A `CourierError` with code `CourierError.Code.responseTooLarge`
     ///   when a line or an event is over ``limits``, now or at an earlier call.
     public mutating func parse(_ bytes: some Sequence<UInt8>) throws(CourierError) -> [ServerSentEvent] {
         if let failure { throw failure }

@@ -4,7 +4,7 @@ import HTTPTypes
 public import Logging
 import Synchronization
 
-/// A Server-Sent Events client on an ``Courier/APIClient``: it reads the streamed body of one
+/// A Server-Sent Events client on an `APIClient`: it reads the streamed body of one
 /// GET as events, and reconnects when the stream ends or fails, sending `Last-Event-ID` so
 /// that the server resumes where it left off.
 ///
@@ -18,8 +18,8 @@ import Synchronization
 /// - A 204, or a 4xx other than 408 and 429, ends the stream with the error: the server
 ///   said not to come back.
 /// - A line or an event over ``Configuration/limits`` ends the stream with a
-///   ``Courier/CourierError`` of code ``Courier/CourierError/Code/responseTooLarge``, and a
-///   TLS failure with ``Courier/CourierError/Code/tlsFailure``: coming back would meet the
+///   `CourierError` of code `CourierError.Code.responseTooLarge`, and a
+///   TLS failure with `CourierError.Code.tlsFailure`: coming back would meet the
 ///   same. A `retry:` over ``ServerSentEventLimits/maxRetry`` is clamped to it.
 ///
 /// ```swift

@@ -105,7 +105,9 @@ actor ClarityHealthStore {
     func metrics(ownerId: String, type: HealthMetricType?, page: Int, limit: Int) -> MetricPage {
         let all = (metricsByUser[ownerId] ?? []).filter { type == nil || $0.type == type }
         let pages = max(1, (all.count + limit - 1) / limit)
-        let items = all.dropFirst((page - 1) * limit).prefix(limit)
+        // `page` is the client's, up to Int.max: a product past Int's range skips everything.
+        let (skipped, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
+        let items = all.dropFirst(overflow ? all.count : skipped).prefix(limit)
         return MetricPage(
             data: Array(items),
             meta: .init(currentPage: page, totalPages: pages, totalCount: all.count, hasNextPage: page < pages)

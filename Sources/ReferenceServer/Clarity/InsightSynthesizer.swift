@@ -9,7 +9,9 @@ struct InsightSynthesizer: Sendable {
         from analysis: ActigraphyAnalysis, type: InsightType, includeRecommendations: Bool
     ) -> (narrative: String, keyInsights: [String], recommendations: [String]) {
         let sleep = String(format: "%.1f", analysis.totalSleepTime)
-        let efficiency = Int(analysis.sleepEfficiency.rounded())
+        // Inline results are the client's numbers, of any size: format them, never convert
+        // them to `Int` (a value past Int's range would trap).
+        let efficiency = String(format: "%.0f", analysis.sleepEfficiency)
         var points: [String] = []
         var advice: [String] = []
         if type == .comprehensive || type == .sleep {

@@ -6,7 +6,7 @@ import RadarCore
 ///
 /// - `GET /api/radars/{id}/events`: the updates as Server-Sent Events. Each event carries
 ///   `id:` (its sequence number), `event:` (its type) and `data:` (the tagged JSON of a
-///   ``RadarCore/RadarUpdate``). The stream starts with `retry:`; without `Last-Event-ID`
+///   `RadarUpdate`). The stream starts with `retry:`; without `Last-Event-ID`
 ///   (or when the server no longer has what followed it) it sends the whole radar first, as a
 ///   `refresh`; with it, it sends the updates that followed, then goes on live.
 /// - `GET /api/ws/radar/{id}` without an upgrade: 426 (the WebSocket itself is accepted by
