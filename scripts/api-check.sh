@@ -44,7 +44,7 @@ token=$(curl -sf -X POST "$url/api/v1/auth/login" -H 'Content-Type: application/
     -d '{"email":"demo@courier.dev","password":"courier-demo"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
 
 # `logout` is left out: it would revoke the token the rest of the run signs with.
-"$venv/bin/schemathesis" run "$url/openapi.yaml" \
+"$venv/bin/schemathesis" --config-file scripts/schemathesis.toml run "$url/openapi.yaml" \
     --url "$url" \
     -H "Authorization: Bearer $token" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection \

@@ -11,6 +11,18 @@ extension Request {
     /// - Throws: ``APIError`` 400 when the body is empty or not valid JSON of that shape,
     ///   413 when it is larger than ``maximumJSONBodySize``.
     func decodeJSONBody<Value: Decodable>(as type: Value.Type) async throws -> Value {
+        guard let value = try await decodeOptionalJSONBody(as: type) else {
+            throw APIError.badRequest("request body is empty; expected JSON")
+        }
+        return value
+    }
+
+    /// Collects the body and decodes it as JSON; `nil` when there is none.
+    /// - Parameter type: The type to decode.
+    /// - Returns: The decoded value, or `nil` for an empty body.
+    /// - Throws: ``APIError`` 400 when the body is not valid JSON of that shape, 413 when it
+    ///   is larger than ``maximumJSONBodySize``.
+    func decodeOptionalJSONBody<Value: Decodable>(as type: Value.Type) async throws -> Value? {
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: Self.maximumJSONBodySize)
@@ -18,9 +30,7 @@ extension Request {
             throw APIError.payloadTooLarge("request body exceeds \(Self.maximumJSONBodySize) bytes")
         }
         let data = Data(buffer.readableBytesView)
-        guard !data.isEmpty else {
-            throw APIError.badRequest("request body is empty; expected JSON")
-        }
+        guard !data.isEmpty else { return nil }
         do {
             return try APIJSON.makeDecoder().decode(Value.self, from: data)
         } catch let error as DecodingError {

@@ -99,18 +99,22 @@ struct OpenAPIClientTests {
     }
 
     @Test func aFailureToConnectReachesTheCallerAsATypedCourierError() async throws {
-        let closed = try await withReferenceServer { url in url }
-        let transport = AsyncHTTPClientTransport()
-        let courier = APIClient(configuration: ClientConfiguration(baseURL: closed, retryPolicy: .none), transport: transport)
-        let api = Client(serverURL: closed, transport: CourierClientTransport(client: courier))
-        do {
-            _ = try await api.listRadars()
-            Issue.record("a closed port answered")
-        } catch let error as ClientError {
-            #expect(error.operationID == "listRadars")
-            #expect((error.underlyingError as? CourierError)?.code == .cannotConnect)
+        // A gate never opened: its port is bound (no one else can take it) but refuses connections.
+        try await withGatedServer { _, gate in
+            let transport = AsyncHTTPClientTransport()
+            let courier = APIClient(configuration: ClientConfiguration(baseURL: gate.url, retryPolicy: .none), transport: transport)
+            let api = Client(serverURL: gate.url, transport: CourierClientTransport(client: courier))
+            do {
+                _ = try await api.listRadars()
+                Issue.record("a closed port answered")
+            } catch let error as ClientError {
+                #expect(error.operationID == "listRadars")
+                #expect((error.underlyingError as? CourierError)?.code == .cannotConnect)
+            } catch {
+                Issue.record("expected the runtime's ClientError, got \(error)")
+            }
+            try? await transport.shutdown()
         }
-        try? await transport.shutdown()
     }
 
     @Test func theServerServesTheDocumentItWasGeneratedFrom() async throws {

@@ -158,6 +158,20 @@ struct ReferenceServerAuthTests {
         }
     }
 
+    @Test("logout with no body, as CLARITY's checklist sends it, ends that sign-in and no other")
+    func logoutWithoutABodyEndsTheSignIn() async throws {
+        try await ServerUnderTest.run { server in
+            let signIn = try await server.server.issueTokens(email: "demo@courier.dev")
+            let otherDevice = try await server.server.issueTokens(email: "demo@courier.dev")
+            let logout = try await server.send("POST", "/api/v1/auth/logout", token: signIn.accessToken)
+            #expect(logout.status == 200)
+            #expect(try await server.send("GET", "/api/v1/auth/me", token: signIn.accessToken).errorBody().code == "unauthorized")
+            let refresh = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: signIn.refreshToken))
+            #expect(try refresh.errorBody().code == "invalid_refresh_token")
+            #expect(try await server.send("GET", "/api/v1/auth/me", token: otherDevice.accessToken).status == 200, "another sign-in goes on")
+        }
+    }
+
     @Test("the verification code of a new account verifies its email once; a used code is 400 invalid_token")
     func verifyingAnEmailMarksTheUserVerified() async throws {
         try await ServerUnderTest.run { server in

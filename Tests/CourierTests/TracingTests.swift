@@ -153,14 +153,16 @@ struct TracingTests {
 
     @Test func aFailedCallRecordsItsErrorTypeOnBothSpans() async throws {
         let tracer = W3CTestTracer()
-        // A port that was just bound and released: nothing listens on it.
-        let closed = try await withReferenceServer { url in url }
-        let transport = AsyncHTTPClientTransport()
-        var configuration = ClientConfiguration(baseURL: closed, retryPolicy: .none)
-        configuration.tracer = tracer
-        let client = APIClient(configuration: configuration, transport: transport)
-        let error = await courierError { _ = try await client.send(Request<Data>(path: "/x", name: "probe")) }
-        try? await transport.shutdown()
+        // A gate never opened: its port is bound (no one else can take it) but refuses connections.
+        let error = try await withGatedServer { _, gate in
+            let transport = AsyncHTTPClientTransport()
+            var configuration = ClientConfiguration(baseURL: gate.url, retryPolicy: .none)
+            configuration.tracer = tracer
+            let client = APIClient(configuration: configuration, transport: transport)
+            let error = await courierError { _ = try await client.send(Request<Data>(path: "/x", name: "probe")) }
+            try? await transport.shutdown()
+            return error
+        }
         let code = try #require(error?.code)
         let spans = tracer.finishedSpans
         try #require(spans.count == 2)

@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import Tracing
 
 /// Sends typed ``Request`` values through the middleware chain and a ``Transport``.
 ///
@@ -78,7 +79,11 @@ public final class APIClient: Sendable {
         lower.append(RedirectStage(policy: configuration.redirectPolicy))
         if let connectivity = configuration.connectivity { lower.append(ConnectivityStage(monitor: connectivity, defaultWait: configuration.connectivityWait)) }
         if let compressor = configuration.requestBodyCompressor { lower.append(RequestCompressionStage(compressor: compressor)) }
-        lower.append(AttemptTracingStage(tracer: configuration.tracer))
+        // The tracer is settled once, as a Logger settles its handler: the configuration's, else
+        // the one bootstrapped by now. Without one, no tracing stage is linked: it costs nothing.
+        let tracer = configuration.tracer ?? InstrumentationSystem.tracer
+        let traces = !(tracer is NoOpTracer)
+        if traces { lower.append(AttemptTracingStage(tracer: tracer)) }
         if let queue = configuration.offlineQueue {
             stages.append(OfflineQueueStage(
                 queue: queue, connectivity: configuration.connectivity, defaultConnectivityWait: configuration.connectivityWait,
@@ -120,7 +125,7 @@ public final class APIClient: Sendable {
             self.leadingDefaultHeaders = nil
         }
         // The call's span covers the whole call, the application middleware included.
-        application.insert(CallTracingStage(tracer: configuration.tracer), at: 0)
+        if traces { application.insert(CallTracingStage(tracer: tracer), at: 0) }
         self.chain = MiddlewareChain(
             application: application,
             stages: stages + lower,
@@ -381,24 +386,22 @@ public final class APIClient: Sendable {
         if let contentType = request.body?.contentType, !fields.contains(.contentType) {
             fields.append(HTTPField(name: .contentType, value: contentType))
         }
-        let httpRequest = HTTPRequest(
-            method: request.method,
-            scheme: target.scheme,
-            authority: target.authority,
-            path: target.pathAndQuery,
-            headerFields: fields
+        return prepare(
+            HTTPRequest(method: request.method, scheme: target.scheme, authority: target.authority, path: target.pathAndQuery, headerFields: fields),
+            body: body, options: request.options, endpoint: request.endpointName
         )
-        return prepare(httpRequest, body: body, options: request.options, endpoint: request.endpointName)
     }
 
     /// Completes a request on its way into the chain: the client's defaults in its options,
     /// its idempotency key, default headers and `Accept-Encoding` in its fields, and its context.
-    private func prepare(_ request: HTTPRequest, body: HTTPBody?, options requestOptions: RequestOptions, endpoint: String) -> PreparedCall {
+    private func prepare(_ request: consuming HTTPRequest, body: HTTPBody?, options requestOptions: RequestOptions, endpoint: String) -> PreparedCall {
         var options = requestOptions
         options.timeout = options.timeout ?? configuration.timeout
         options.maxResponseBytes = options.maxResponseBytes ?? configuration.maxResponseBytes
         options.maxDecompressionRatio = options.maxDecompressionRatio ?? configuration.maxDecompressionRatio
+        // The fields are taken out of the request, so that adding to them copies nothing.
         var fields = request.headerFields
+        request.headerFields = HTTPFields()
         if let key = requestOptions.idempotencyKey, !fields.contains(.idempotencyKey) {
             fields.append(HTTPField(name: .idempotencyKey, value: key))
         }
@@ -424,9 +427,8 @@ public final class APIClient: Sendable {
             transportDeadline: clockIsSystemClock ? options.deadline.map { ContinuousClock.now.advanced(by: $0) } : nil,
             credentialScope: credentialScope
         )
-        var prepared = request
-        prepared.headerFields = fields
-        return PreparedCall(request: prepared, body: body, context: context)
+        request.headerFields = fields
+        return PreparedCall(request: request, body: body, context: context)
     }
 
     /// Throws a ``CourierError`` for a status the configuration does not accept.

@@ -31,8 +31,8 @@ public struct ClientConfiguration: Sendable {
     /// The tracer that records a span per call and a client span per attempt, with the chain's
     /// decisions as span events and `traceparent` injected into each request (see
     /// <doc:Tracing>). `nil` (the default) uses the tracer bootstrapped with swift-distributed-tracing's
-    /// `InstrumentationSystem`, looked up on each call; with none bootstrapped, a call pays
-    /// for that look-up only.
+    /// `InstrumentationSystem` when the client is made (bootstrap first, as with swift-log);
+    /// with none, the client links no tracing stage and a call pays nothing for tracing.
     public var tracer: (any Tracer)?
     /// Encodes request bodies unless the request brings its own encoder.
     public var encoder: JSONEncoder

@@ -4,8 +4,9 @@ import HTTPTypes
 /// The chain stage that retries failed attempts by the ``RetryPolicy``.
 ///
 /// Each attempt goes down the rest of the chain (authentication, redirects, connectivity,
-/// compression, the attempt's span, network middleware, transport) with a new ``RequestContext/attempt``. Waits use the injected clock, so a
-/// cancelled task stops waiting at once. Why retrying stopped is recorded in the call's
+/// compression, the attempt's span, network middleware, transport) with a new
+/// ``RequestContext/attempt``. Waits use the injected clock, so a cancelled task stops
+/// waiting at once. Why retrying stopped is recorded in the call's
 /// ``CallRecord`` and reported in the ``CourierError`` the caller gets.
 struct RetryStage: Middleware {
     let policy: RetryPolicy

@@ -8,8 +8,8 @@ import Tracing
 ///
 /// The span ends when the response head arrives; reading a streamed body is not part of it.
 struct AttemptTracingStage: Middleware {
-    /// The client's tracer; `nil` for the one bootstrapped, looked up on each attempt.
-    let tracer: (any Tracer)?
+    /// The client's tracer.
+    let tracer: any Tracer
 
     func intercept(
         _ request: HTTPRequest,
@@ -17,8 +17,6 @@ struct AttemptTracingStage: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let tracer = self.tracer ?? InstrumentationSystem.tracer
-        if tracer is NoOpTracer { return try await next(request, body, context) }
         let name = context.endpoint == RequestContext.unnamedEndpoint
             ? request.method.rawValue : "\(request.method.rawValue) \(context.endpoint)"
         let span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)

@@ -6,11 +6,11 @@ import Tracing
 ///
 /// The chain's decisions (``ChainEvent``: cache answers, dedup joins, retries with their
 /// waits, credential renewals, redirects, queueing) become events on this span as they are
-/// made. With no tracer (neither ``ClientConfiguration/tracer`` nor one bootstrapped with
-/// `InstrumentationSystem`), the stage only passes the call on.
+/// made. The client links it only when it has a tracer (``ClientConfiguration/tracer``, or one
+/// bootstrapped with `InstrumentationSystem` before the client was made).
 struct CallTracingStage: Middleware {
-    /// The client's tracer; `nil` for the one bootstrapped, looked up on each call.
-    let tracer: (any Tracer)?
+    /// The client's tracer.
+    let tracer: any Tracer
 
     func intercept(
         _ request: HTTPRequest,
@@ -18,8 +18,6 @@ struct CallTracingStage: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let tracer = self.tracer ?? InstrumentationSystem.tracer
-        if tracer is NoOpTracer { return try await next(request, body, context) }
         let span = tracer.startSpan(
             context.endpoint == RequestContext.unnamedEndpoint ? request.method.rawValue : context.endpoint,
             context: InstrumentationContext.current ?? .topLevel,

@@ -107,10 +107,11 @@ actor AuthService {
         return tokenResponse(pair, for: account)
     }
 
-    /// Revokes the access token that signed the request and the given refresh token, if it is the same user's.
-    func logout(accessToken: String, userId: String, refreshToken: String) {
-        ledger.revokeAccessToken(accessToken)
-        ledger.revokeRefreshToken(refreshToken, ownedBy: userId)
+    /// Ends the sign-in whose access token signed the request (its access and refresh tokens),
+    /// and revokes the given refresh token too when it is the same user's.
+    func logout(accessToken: String, userId: String, refreshToken: String?) {
+        ledger.revokeSignIn(ofAccessToken: accessToken)
+        if let refreshToken { ledger.revokeRefreshToken(refreshToken, ownedBy: userId) }
     }
 
     /// The account of a user, as the API shows it.

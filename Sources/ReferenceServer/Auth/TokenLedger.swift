@@ -111,9 +111,12 @@ struct TokenLedger: Sendable {
         return .rotated(userId: grant.userId, pair: pair)
     }
 
-    /// Revokes an access token; it becomes unknown.
-    mutating func revokeAccessToken(_ token: String) {
-        accessGrants[token] = nil
+    /// Revokes the sign-in an access token belongs to: every access and refresh token of its
+    /// family (the pairs rotated from one sign-in), and no other.
+    mutating func revokeSignIn(ofAccessToken token: String) {
+        guard let family = accessGrants[token]?.family else { return }
+        revokeAccessTokens(ofFamily: family)
+        refreshGrants = refreshGrants.filter { $0.value.family != family }
     }
 
     /// Revokes a refresh token if it belongs to `userId`; does nothing otherwise.
