@@ -198,4 +198,15 @@ struct TracingTests {
         let attempt = try #require(tracer.finishedSpans.first { $0.kind == .client })
         #expect(fields[1][HTTPField.Name("traceparent")!] == "00-\(attempt.traceID)-\(attempt.spanID)-01")
     }
+
+    @Test func propagationFieldsAreWrittenAndReadBackByName() {
+        var fields: HTTPFields = [.contentType: "application/json"]
+        HTTPFieldsInjector().inject("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", forKey: "traceparent", into: &fields)
+        HTTPFieldsInjector().inject("00-ffffffffffffffffffffffffffffffff-ffffffffffffffff-01", forKey: "traceparent", into: &fields)
+        HTTPFieldsInjector().inject("ignored", forKey: "not a field name", into: &fields)
+        #expect(fields.count == 2, "one traceparent, replaced rather than repeated; the bad name skipped")
+        #expect(HTTPFieldsExtractor().extract(key: "traceparent", from: fields) == "00-ffffffffffffffffffffffffffffffff-ffffffffffffffff-01")
+        #expect(HTTPFieldsExtractor().extract(key: "TraceParent", from: fields) != nil, "names are case-insensitive")
+        #expect(HTTPFieldsExtractor().extract(key: "tracestate", from: fields) == nil)
+    }
 }

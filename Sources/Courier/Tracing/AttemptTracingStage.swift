@@ -28,20 +28,8 @@ struct AttemptTracingStage: Middleware {
         }
         var outgoing = request
         tracer.inject(span.context, into: &outgoing.headerFields, using: HTTPFieldsInjector())
-        do {
-            let (response, responseBody) = try await InstrumentationContext.$current.withValue(span.context) {
-                try await next(outgoing, body, context)
-            }
-            span.updateAttributes { SpanAttributesOfHTTP.setResponse(response, on: &$0) }
-            if response.status.code >= 400 { span.setStatus(SpanStatus(code: .error)) }
-            span.end()
-            return (response, responseBody)
-        } catch {
-            span.updateAttributes { $0["error.type"] = SpanAttributesOfHTTP.errorType(error) }
-            span.recordError(error)
-            span.setStatus(SpanStatus(code: .error))
-            span.end()
-            throw error
+        return try await SpanAttributesOfHTTP.run(in: span) { [outgoing] in
+            try await next(outgoing, body, context)
         }
     }
 }

@@ -28,27 +28,11 @@ struct CallTracingStage: Middleware {
             attributes["courier.request_id"] = context.requestID
         }
         context.record.observe { event in span.addEvent(SpanEvent(name: event.name, attributes: Self.attributes(of: event))) }
-        do {
-            let (response, responseBody) = try await InstrumentationContext.$current.withValue(span.context) {
-                try await next(request, body, context)
-            }
-            span.updateAttributes { attributes in
-                SpanAttributesOfHTTP.setResponse(response, on: &attributes)
-                attributes["courier.cache.status"] = "\(context.record.cacheStatus)"
-                attributes["courier.attempts"] = context.record.transportCallCount
-            }
-            if response.status.code >= 400 { span.setStatus(SpanStatus(code: .error)) }
-            span.end()
-            return (response, responseBody)
-        } catch {
-            span.updateAttributes { attributes in
-                attributes["error.type"] = SpanAttributesOfHTTP.errorType(error)
-                attributes["courier.attempts"] = context.record.transportCallCount
-            }
-            span.recordError(error)
-            span.setStatus(SpanStatus(code: .error))
-            span.end()
-            throw error
+        return try await SpanAttributesOfHTTP.run(in: span, finishing: { attributes in
+            attributes["courier.cache.status"] = "\(context.record.cacheStatus)"
+            attributes["courier.attempts"] = context.record.transportCallCount
+        }) {
+            try await next(request, body, context)
         }
     }
 

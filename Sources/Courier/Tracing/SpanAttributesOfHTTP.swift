@@ -19,6 +19,35 @@ enum SpanAttributesOfHTTP {
         if response.status.code >= 400 { attributes["error.type"] = "\(response.status.code)" }
     }
 
+    /// Runs the rest of the chain with `span` as the current context, and ends the span: with
+    /// the response's attributes (and an error status from 400 up), or with the failure
+    /// recorded. `finishing` adds attributes known only at the end, whatever the outcome.
+    static func run(
+        in span: any Span,
+        finishing: (inout SpanAttributes) -> Void = { _ in },
+        _ operation: () async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        do {
+            let (response, body) = try await InstrumentationContext.$current.withValue(span.context) { try await operation() }
+            span.updateAttributes { attributes in
+                setResponse(response, on: &attributes)
+                finishing(&attributes)
+            }
+            if response.status.code >= 400 { span.setStatus(SpanStatus(code: .error)) }
+            span.end()
+            return (response, body)
+        } catch {
+            span.updateAttributes { attributes in
+                attributes["error.type"] = errorType(error)
+                finishing(&attributes)
+            }
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error))
+            span.end()
+            throw error
+        }
+    }
+
     /// The failure's low-cardinality name: a ``CourierError``'s code, else the error's type.
     static func errorType(_ error: any Error) -> String {
         (error as? CourierError).map { "\($0.code)" } ?? "\(type(of: error))"
