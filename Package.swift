@@ -216,6 +216,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                "CourierOpenAPI", "ReferenceAPIClient",
             ],
             swiftSettings: strictSwift6
         ),
