@@ -100,7 +100,7 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            exclude: ["openapi-generator-config.yaml"],
+            exclude: ["openapi-generator-config.yaml", "document.sha256"],
             // Generated code, not edited: its imports are the generator's, and some of its files
             // import modules they do not use publicly, which Swift warns about. The target is
             // not a product, so the unsafe flag never reaches a package that depends on Courier.

@@ -28,4 +28,7 @@ mkdir -p "$out"
     --config "$root/Sources/ReferenceAPIClient/openapi-generator-config.yaml" \
     --output-directory "$out" \
     "$root/Sources/ReferenceServer/OpenAPI/openapi.yaml"
+# The document's digest, which a test compares with the document's, so an edit to the
+# document that is not regenerated fails the suite.
+sha256sum "$root/Sources/ReferenceServer/OpenAPI/openapi.yaml" | cut -d' ' -f1 > "$root/Sources/ReferenceAPIClient/document.sha256"
 echo "wrote $(ls "$out" | tr '\n' ' ')to $out"

@@ -3,6 +3,7 @@ import Courier
 import CourierAsyncHTTPClient
 @testable import CourierOpenAPI
 import CourierTesting
+import Crypto
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -141,5 +142,13 @@ struct OpenAPIClientTests {
         #expect(target.scheme == "https")
         #expect(target.authority == "api.example.test:8443")
         #expect(target.path == "/api/radars?limit=2")
+    }
+
+    @Test func theCommittedClientWasGeneratedFromTheDocumentAsItIsNow() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let document = try Data(contentsOf: root.appendingPathComponent("Sources/ReferenceServer/OpenAPI/openapi.yaml"))
+        let recorded = try String(contentsOf: root.appendingPathComponent("Sources/ReferenceAPIClient/document.sha256"), encoding: .utf8)
+        let digest = SHA256.hash(data: document).map { String(format: "%02x", $0) }.joined()
+        #expect(recorded.trimmingCharacters(in: .whitespacesAndNewlines) == digest, "the document changed: run scripts/openapi-generate.sh and commit its output")
     }
 }

@@ -333,7 +333,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/CreateRadarRequest`.
         public struct CreateRadarRequest: Codable, Hashable, Sendable {
-            /// 1 to 200 characters after trimming (422 otherwise).
+            /// At most 200 Unicode code points as sent, and not empty once trimmed (422 otherwise).
             ///
             /// - Remark: Generated from `#/components/schemas/CreateRadarRequest/topic`.
             public var topic: Swift.String
@@ -344,7 +344,7 @@ extension Components {
             /// Creates a new `CreateRadarRequest`.
             ///
             /// - Parameters:
-            ///   - topic: 1 to 200 characters after trimming (422 otherwise).
+            ///   - topic: At most 200 Unicode code points as sent, and not empty once trimmed (422 otherwise).
             ///   - isPublic: Whether other users may see the radar. Not in seed 000; optional.
             public init(
                 topic: Swift.String,
@@ -360,14 +360,14 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/InterpretRequest`.
         public struct InterpretRequest: Codable, Hashable, Sendable {
-            /// 1 to 200 characters after trimming (422 otherwise).
+            /// At most 200 Unicode code points as sent, and not empty once trimmed (422 otherwise).
             ///
             /// - Remark: Generated from `#/components/schemas/InterpretRequest/topic`.
             public var topic: Swift.String
             /// Creates a new `InterpretRequest`.
             ///
             /// - Parameters:
-            ///   - topic: 1 to 200 characters after trimming (422 otherwise).
+            ///   - topic: At most 200 Unicode code points as sent, and not empty once trimmed (422 otherwise).
             public init(topic: Swift.String) {
                 self.topic = topic
             }
@@ -1268,8 +1268,6 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/InsightRequest/analysisId`.
             public var analysisId: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/InsightRequest/analysisResults`.
-            public var analysisResults: Components.Schemas.ActigraphyAnalysis?
             /// - Remark: Generated from `#/components/schemas/InsightRequest/insightType`.
             public var insightType: Components.Schemas.InsightType
             /// - Remark: Generated from `#/components/schemas/InsightRequest/includeRecommendations`.
@@ -1280,26 +1278,22 @@ extension Components {
             ///
             /// - Parameters:
             ///   - analysisId: A stored analysis of the user's.
-            ///   - analysisResults:
             ///   - insightType:
             ///   - includeRecommendations:
             ///   - context:
             public init(
                 analysisId: Swift.String? = nil,
-                analysisResults: Components.Schemas.ActigraphyAnalysis? = nil,
                 insightType: Components.Schemas.InsightType,
                 includeRecommendations: Swift.Bool,
                 context: Swift.String? = nil
             ) {
                 self.analysisId = analysisId
-                self.analysisResults = analysisResults
                 self.insightType = insightType
                 self.includeRecommendations = includeRecommendations
                 self.context = context
             }
             public enum CodingKeys: String, CodingKey {
                 case analysisId
-                case analysisResults
                 case insightType
                 case includeRecommendations
                 case context
@@ -1572,29 +1566,21 @@ extension Components {
                 case icuTrainingLoad = "icu_training_load"
             }
         }
-        /// Only the fields given change; never send `null`.
+        /// Only the fields given change; `null` is the same as leaving a field out.
         ///
         /// - Remark: Generated from `#/components/schemas/ActivityUpdate`.
         public struct ActivityUpdate: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ActivityUpdate/name`.
             public var name: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/ActivityUpdate/type`.
-            public var _type: Components.Schemas.ActivityType?
             /// Creates a new `ActivityUpdate`.
             ///
             /// - Parameters:
             ///   - name:
-            ///   - _type:
-            public init(
-                name: Swift.String? = nil,
-                _type: Components.Schemas.ActivityType? = nil
-            ) {
+            public init(name: Swift.String? = nil) {
                 self.name = name
-                self._type = _type
             }
             public enum CodingKeys: String, CodingKey {
                 case name
-                case _type = "type"
             }
         }
         /// One day's record, in intervals.icu's names. Only `id` is required; the reference

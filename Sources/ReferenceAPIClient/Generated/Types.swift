@@ -57,10 +57,10 @@ public protocol APIProtocol: Sendable {
     func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output
     /// Sign out
     ///
-    /// Revokes the access token that signs the request and, when the body names one of
-    /// the same user's refresh tokens, that refresh token too. Seed 002 defines logout
-    /// without a request body; the body is optional in the contract. (The reference server
-    /// currently requires it: without a body it answers 400.)
+    /// Ends the sign-in whose access token signs the request: that access token, and
+    /// every access and refresh token rotated from the same sign-in, stop working. When
+    /// the body names another of the same user's refresh tokens, that one is revoked too.
+    /// Seed 002 defines logout without a request body, so the body is optional.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/auth/logout`.
@@ -369,10 +369,10 @@ extension APIProtocol {
     }
     /// Sign out
     ///
-    /// Revokes the access token that signs the request and, when the body names one of
-    /// the same user's refresh tokens, that refresh token too. Seed 002 defines logout
-    /// without a request body; the body is optional in the contract. (The reference server
-    /// currently requires it: without a body it answers 400.)
+    /// Ends the sign-in whose access token signs the request: that access token, and
+    /// every access and refresh token rotated from the same sign-in, stop working. When
+    /// the body names another of the same user's refresh tokens, that one is revoked too.
+    /// Seed 002 defines logout without a request body, so the body is optional.
     ///
     ///
     /// - Remark: HTTP `POST /api/v1/auth/logout`.
