@@ -151,4 +151,33 @@ struct OpenAPIClientTests {
         let digest = SHA256.hash(data: document).map { String(format: "%02x", $0) }.joined()
         #expect(recorded.trimmingCharacters(in: .whitespacesAndNewlines) == digest, "the document changed: run scripts/openapi-generate.sh and commit its output")
     }
+
+    @Test func aStreamedBodyStaysAStreamBothWays() async throws {
+        // Request: unknown length, read once, is handed on as a stream, not gathered.
+        let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+            for _ in 0..<3 { continuation.yield(ArraySlice(repeating: 7, count: 1_000)) }
+            continuation.finish()
+        }
+        let outgoing = OpenAPIRuntime.HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+        let courierBody = try #require(try await CourierClientTransport.courierBody(outgoing))
+        #expect(courierBody.bufferedData == nil)
+        #expect(courierBody.length == .unknown)
+        #expect(!courierBody.isReplayable)
+        #expect(try await courierBody.collect(upTo: 1 << 20).count == 3_000)
+
+        // A small body of known length is gathered, so a retry can send it again.
+        let small = try #require(try await CourierClientTransport.courierBody(OpenAPIRuntime.HTTPBody(#"{"topic":"x"}"#)))
+        #expect(small.bufferedData == Data(#"{"topic":"x"}"#.utf8))
+
+        // Response: a streamed Courier body reaches the generated client as a stream of the same bytes.
+        let parts = AsyncStream<Data> { continuation in
+            for index in 0..<4 { continuation.yield(Data(repeating: UInt8(index), count: 500)) }
+            continuation.finish()
+        }
+        let incoming = CourierClientTransport.openAPIBody(Courier.HTTPBody(parts, length: .known(2_000)))
+        #expect(incoming.length == .known(2_000))
+        #expect(incoming.iterationBehavior == .single)
+        let bytes = try await [UInt8](collecting: incoming, upTo: 1 << 20)
+        #expect(bytes.count == 2_000 && bytes.last == 3)
+    }
 }
