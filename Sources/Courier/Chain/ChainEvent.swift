@@ -65,16 +65,11 @@ public enum ChainEvent: Sendable, Hashable {
         case .queued(let id):
             "the offline queue kept the write as \(id)"
         case .retrying(let attempt, let delay, let after, let retryAfter):
-            "retrying after \(after): attempt \(attempt) in \(Self.milliseconds(delay)) ms (\(retryAfter.map { "the server's Retry-After: \($0)" } ?? "backoff"))"
+            "retrying after \(after): attempt \(attempt) in \(Int(Backoff.seconds(delay) * 1_000)) ms (\(retryAfter.map { "the server's Retry-After: \($0)" } ?? "backoff"))"
         case .credentialRenewed:
             "the server rejected the credential: sending again with a renewed one"
         case .redirected(let status, let location, let removed):
             "following \(status) to \(location)" + (removed.isEmpty ? "" : " (another origin: removed \(removed.joined(separator: ", ")))")
         }
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }
