@@ -157,20 +157,46 @@ public final class AsyncHTTPClientTransport: Transport {
         } catch {
             throw AHCErrorMapping.map(error)
         }
+        // What to do with the response is decided in a function of its own, and each way of
+        // reading the body has one, so that this frame, which every request allocates, holds
+        // little more than the engine's request and response.
+        switch try Self.plan(response, method: request.method, context: context) {
+        case .answer(let head, let body):
+            return (head, body)
+        case .collect(let head, let count):
+            return (head, try await Self.collected(response.body, count: count))
+        case .decode(let head, let length, let coding):
+            return try await decoded(response.body, head: head, length: length, coding: coding, context: context)
+        }
+    }
+
+    /// How a response's body is handed on.
+    private enum ResponsePlan {
+        /// The head, with no body or a streamed one.
+        case answer(HTTPResponse, HTTPBody?)
+        /// A small body of known length, read before `send` returns.
+        case collect(HTTPResponse, count: Int)
+        /// A compressed body, decoded.
+        case decode(HTTPResponse, HTTPBody.Length, ContentCoding)
+    }
+
+    /// Decides, from its head, how a response's body is handed on.
+    @inline(never)
+    private static func plan(_ response: HTTPClientResponse, method: HTTPRequest.Method, context: RequestContext) throws -> ResponsePlan {
         let (head, length) = try ResponseHead.make(
             headers: response.headers,
             status: Int(response.status.code),
             reasonPhrase: response.status.reasonPhrase,
-            method: request.method
+            method: method
         )
         let decodes = context.options.decodesContentEncoding && head.headerFields.contains(.contentEncoding)
         guard let length else {
             // No body to decode; the head still describes what a GET would get: decoded.
-            if decodes, (try? ContentCoding.of(head.headerFields)) != nil { return (ContentCoding.decodedHead(head), nil) }
-            return (head, nil)
+            if decodes, (try? ContentCoding.of(head.headerFields)) != nil { return .answer(ContentCoding.decodedHead(head), nil) }
+            return .answer(head, nil)
         }
         if decodes, let coding = try ContentCoding.of(head.headerFields) {
-            return try await decoded(response.body, head: head, length: length, coding: coding, context: context)
+            return .decode(head, length, coding)
         }
         let limit = context.options.maxResponseBytes
         if let limit, case .known(let count) = length, count > Int64(limit) {
@@ -179,14 +205,18 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         let eagerLimit = min(Self.eagerBodyLimit, limit ?? Self.eagerBodyLimit)
         guard case .known(let count) = length, count >= 0, count <= Int64(eagerLimit) else {
-            return (head, HTTPBody(ResponseChunks(body: response.body, limit: limit), length: length, iterationBehavior: .single))
+            return .answer(head, HTTPBody(ResponseChunks(body: response.body, limit: limit), length: length, iterationBehavior: .single))
         }
-        // A small body of known length is read here, in one piece, with the engine's own
-        // collector: the caller gets bytes it can read at once (and twice), and skips a
-        // layer of streaming per chunk. A failure reading it fails this attempt.
+        // A small body of known length is read before `send` returns, in one piece, with the
+        // engine's own collector: the caller gets bytes it can read at once (and twice), and
+        // skips a layer of streaming per chunk.
+        return .collect(head, count: Int(count))
+    }
+
+    /// Reads a small body of known length in one piece; a failure reading it fails the attempt.
+    private static func collected(_ body: HTTPClientResponse.Body, count: Int) async throws -> HTTPBody {
         do {
-            let bytes = try await response.body.collect(upTo: Int(count))
-            return (head, HTTPBody(Self.data(bytes)))
+            return HTTPBody(data(try await body.collect(upTo: count)))
         } catch {
             throw AHCErrorMapping.map(error)
         }
@@ -228,6 +258,7 @@ public final class AsyncHTTPClientTransport: Transport {
 
     // MARK: - Conversions
 
+    @inline(never)
     static func makeClientRequest(_ request: HTTPRequest, body: HTTPBody?) throws -> HTTPClientRequest {
         guard let scheme = request.scheme, let authority = request.authority else {
             throw CourierError(code: .invalidRequest, message: "the request has no scheme or authority")

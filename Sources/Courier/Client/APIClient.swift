@@ -328,39 +328,69 @@ public final class APIClient: Sendable {
     ) async throws -> (response: Response<Value>, request: HTTPRequest, record: CallRecord) {
         let started = ContinuousClock.now
         let call = try prepare(request)
+        // The usual case, an accepted status and a body already in memory, goes on without
+        // a second wait; the work before and after it is in functions of their own, so that
+        // this frame, which every call allocates, holds little.
+        let response: HTTPResponse
+        let data: Data
         do {
-            let (response, body) = try await chain.entry(call.request, call.body, call.context)
-            // The usual case, an accepted status and a body already in memory, goes on
-            // without a suspension.
-            if !configuration.acceptsStatus(response.status) { try await validate(response, body: body) }
-            let limit = call.context.options.maxResponseBytes ?? configuration.maxResponseBytes
-            let data: Data
-            if let body, let buffered = try body.collectedIfBuffered(upTo: limit) {
+            let (head, body) = try await chain.entry(call.request, call.body, call.context)
+            response = head
+            if let buffered = try bufferedData(of: head, body, context: call.context) {
                 data = buffered
             } else {
-                data = try await body?.collect(upTo: limit) ?? Data()
+                data = try await collectedData(of: head, body, context: call.context)
             }
-            let value: Value
-            do {
-                value = try decode(data, response, call.context.record)
-            } catch {
-                throw ErrorMapping.decodingError(error, data: data, response: response)
-            }
-            var metrics = ResponseMetrics(
-                duration: ContinuousClock.now - started,
-                bytesSent: call.body.flatMap { body in
-                    if case .known(let count) = body.length { return count }
-                    return nil
-                },
-                bytesReceived: data.count,
-                attempts: call.context.record.transportCallCount,
-                cacheStatus: call.context.record.cacheStatus
-            )
-            if metrics.cacheStatus == .network { metrics.wireBytesReceived = call.context.record.encodedBodyBytes }
-            return (Response(value: value, http: response, data: data, metrics: metrics), call.request, call.context.record)
         } catch {
             throw ErrorMapping.courierError(from: error, request: call.request, record: call.context.record)
         }
+        return try finish(call, response: response, data: data, started: started, decode: decode)
+    }
+
+    /// The body's bytes when the status is accepted and the body already in memory (or
+    /// absent); `nil` when reading it means waiting.
+    @inline(never)
+    private func bufferedData(of response: HTTPResponse, _ body: HTTPBody?, context: RequestContext) throws -> Data? {
+        guard configuration.acceptsStatus(response.status) else { return nil }
+        guard let body else { return Data() }
+        return try body.collectedIfBuffered(upTo: context.options.maxResponseBytes ?? configuration.maxResponseBytes)
+    }
+
+    /// Reads a body that is not in memory yet, after throwing for a status the configuration
+    /// does not accept.
+    private func collectedData(of response: HTTPResponse, _ body: HTTPBody?, context: RequestContext) async throws -> Data {
+        try await validate(response, body: body)
+        return try await body?.collect(upTo: context.options.maxResponseBytes ?? configuration.maxResponseBytes) ?? Data()
+    }
+
+    /// Decodes a call's body and makes its response with its metrics.
+    @inline(never)
+    private func finish<Value>(
+        _ call: PreparedCall,
+        response: HTTPResponse,
+        data: Data,
+        started: ContinuousClock.Instant,
+        decode: (Data, HTTPResponse, CallRecord) throws -> Value
+    ) throws -> (response: Response<Value>, request: HTTPRequest, record: CallRecord) {
+        let record = call.context.record
+        let value: Value
+        do {
+            value = try decode(data, response, record)
+        } catch {
+            throw ErrorMapping.courierError(from: ErrorMapping.decodingError(error, data: data, response: response), request: call.request, record: record)
+        }
+        var metrics = ResponseMetrics(
+            duration: ContinuousClock.now - started,
+            bytesSent: call.body.flatMap { body in
+                if case .known(let count) = body.length { return count }
+                return nil
+            },
+            bytesReceived: data.count,
+            attempts: record.transportCallCount,
+            cacheStatus: record.cacheStatus
+        )
+        if metrics.cacheStatus == .network { metrics.wireBytesReceived = record.encodedBodyBytes }
+        return (Response(value: value, http: response, data: data, metrics: metrics), call.request, record)
     }
 
     /// Turns a ``Request`` into an `HTTPRequest`, its body and a context.

@@ -8,29 +8,15 @@ import HTTPTypes
 /// only; the in-flight registry then hashes a key as one `Int` however often it looks it up.
 /// Equality compares everything, the fields as a multiset.
 struct DedupKey: Hashable, Sendable {
-    /// The parts, in one immutable object: the registry copies a key into and out of its
-    /// table on every call, and a copy of one reference costs one retain where the parts
-    /// would cost one each.
-    private let parts: Parts
-
-    private final class Parts: Sendable {
-        let scheme: String
-        let authority: String
-        let path: String
-        let user: String
-        /// The request's fields, the request id included; ``DedupKey/fieldsMatch(_:_:)`` skips it.
-        let fields: HTTPFields
-        let hash: Int
-
-        init(scheme: String, authority: String, path: String, user: String, fields: HTTPFields, hash: Int) {
-            self.scheme = scheme
-            self.authority = authority
-            self.path = path
-            self.user = user
-            self.fields = fields
-            self.hash = hash
-        }
-    }
+    // The parts are stored in the key itself, not in an object of their own: a copy of a key
+    // costs a retain per part, where an object would cost an allocation for every GET.
+    private let scheme: String
+    private let authority: String
+    private let path: String
+    private let user: String
+    /// The request's fields, the request id included; ``DedupKey/fieldsMatch(_:_:)`` skips it.
+    private let fields: HTTPFields
+    private let hash: Int
 
     init(_ request: HTTPRequest, user: String) {
         let scheme = request.scheme ?? "https"
@@ -44,19 +30,23 @@ struct DedupKey: Hashable, Sendable {
         hasher.combine(path)
         hasher.combine(authority)
         hasher.combine(user)
-        parts = Parts(scheme: scheme, authority: authority, path: path, user: user, fields: fields, hash: hasher.finalize())
+        self.scheme = scheme
+        self.authority = authority
+        self.path = path
+        self.user = user
+        self.fields = fields
+        self.hash = hasher.finalize()
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(parts.hash)
+        hasher.combine(hash)
     }
 
     static func == (lhs: DedupKey, rhs: DedupKey) -> Bool {
-        // The registry mostly compares a key with itself (finding its own entry).
-        if lhs.parts === rhs.parts { return true }
-        let left = lhs.parts, right = rhs.parts
-        return left.hash == right.hash && left.path == right.path && left.authority == right.authority
-            && left.scheme == right.scheme && left.user == right.user && fieldsMatch(left.fields, right.fields)
+        // The registry mostly compares a key with itself (finding its own entry): equal
+        // strings that share storage compare without reading their bytes.
+        lhs.hash == rhs.hash && lhs.path == rhs.path && lhs.authority == rhs.authority
+            && lhs.scheme == rhs.scheme && lhs.user == rhs.user && fieldsMatch(lhs.fields, rhs.fields)
     }
 
     /// Whether two field lists hold the same fields, each as often, in any order, the

@@ -49,6 +49,18 @@ public struct MetricsMiddleware: Middleware {
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
         if recordsNothing { return try await next(request, body, context) }
+        return try await timed(request, body: body, context: context, next: next)
+    }
+
+    /// Sends the call on, and records its time, outcome and body size. A function of its own,
+    /// so that a client without a metrics backend allocates no frame for this work.
+    @inline(never)
+    private func timed(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let started = ContinuousClock.now
         do {
             let result = try await next(request, body, context)

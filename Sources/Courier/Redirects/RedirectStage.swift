@@ -17,11 +17,27 @@ struct RedirectStage: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        // Most responses are not redirects: they are answered here, and the hops are followed
+        // in `following`, so that this frame, which every call allocates, stays small.
+        let first = try await next(request, body, context)
+        guard Self.redirectStatuses.contains(first.0.status.code) else { return first }
+        return try await following(first, request: request, body: body, context: context, next: next)
+    }
+
+    /// Follows a redirect response, and the ones after it, while the policy allows.
+    @inline(never)
+    private func following(
+        _ first: (HTTPResponse, HTTPBody?),
+        request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         var body = body
         var hops = 0
+        var (response, responseBody) = first
         while true {
-            let (response, responseBody) = try await next(request, body, context)
             guard let follow = Self.followUp(to: request, body: body, response: response, policy: policy) else {
                 return (response, responseBody)
             }
@@ -39,6 +55,7 @@ struct RedirectStage: Middleware {
             request = follow.request
             body = follow.body
             hops += 1
+            (response, responseBody) = try await next(request, body, context)
         }
     }
 

@@ -19,29 +19,60 @@ struct RetryStage: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let policy = context.options.retryPolicy ?? self.policy
-        guard policy.maxAttempts > 1 else { return try await next(request, body, context) }
+        // The first attempt goes down with the caller's context as it is. Most responses are
+        // not worth another attempt: they are answered here, without reading the clock (this
+        // is what `decide` would conclude first). The rest of the work is in functions of its
+        // own, so that this frame, which every call allocates, stays small.
+        // (An async frame keeps a slot for every call's result and every value it holds
+        // across a wait, so one call of `next` here, and nothing else held, keeps it small.)
+        let retries = startCall(context)
+        let first: Result<(HTTPResponse, HTTPBody?), any Error>
+        do {
+            let response = try await next(request, body, context)
+            guard retries, mayRetry(response.0.status, context) else { return response }
+            first = .success(response)
+        } catch {
+            guard retries else { throw error }
+            first = .failure(error)
+        }
+        return try await retrying(after: first, request: request, body: body, context: context, next: next)
+    }
+
+    /// The call's policy: the request's own, else the client's.
+    private func policy(for context: RequestContext) -> RetryPolicy {
+        context.options.retryPolicy ?? policy
+    }
+
+    /// Whether the call's policy retries a response with this status.
+    @inline(never)
+    private func mayRetry(_ status: HTTPResponse.Status, _ context: RequestContext) -> Bool {
+        policy(for: context).retryableStatuses.contains(status.code)
+    }
+
+    /// Whether the call may have more than one attempt; if so, the call is counted in the budget.
+    @inline(never)
+    private func startCall(_ context: RequestContext) -> Bool {
+        guard policy(for: context).maxAttempts > 1 else { return false }
         budget.recordRequest()
+        return true
+    }
+
+    /// Decides on the outcome of an attempt that may be retried, and goes on attempting
+    /// while the policy, the budget and the deadline allow.
+    @inline(never)
+    private func retrying(
+        after first: Result<(HTTPResponse, HTTPBody?), any Error>,
+        request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext,
+        next: Next
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let policy = self.policy(for: context)
         var generator = SystemRandomNumberGenerator()
-        // The first attempt goes down with the caller's context as it is; a copy with a new
-        // attempt number is made only when there is a second.
+        // A copy of the context with a new attempt number is made only for a second attempt.
         var retryContext: RequestContext?
+        var outcome = first
         while true {
-            let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
-            do {
-                if let retryContext {
-                    outcome = .success(try await next(request, body, retryContext))
-                } else {
-                    outcome = .success(try await next(request, body, context))
-                }
-            } catch {
-                outcome = .failure(error)
-            }
-            // Most responses are not worth another attempt: answer them without reading
-            // the clock (this is what `decide` would conclude first).
-            if case .success(let (response, _)) = outcome, !policy.retryableStatuses.contains(response.status.code) {
-                return try outcome.get()
-            }
             var attempt = RetryAttempt(
                 method: request.method,
                 hasIdempotencyKey: request.headerFields.contains(.idempotencyKey),
@@ -90,6 +121,14 @@ struct RetryStage: Middleware {
             var nextContext = retryContext ?? context
             nextContext.attempt += 1
             retryContext = nextContext
+            do {
+                outcome = .success(try await next(request, body, nextContext))
+            } catch {
+                outcome = .failure(error)
+            }
+            if case .success(let response) = outcome, !policy.retryableStatuses.contains(response.0.status.code) {
+                return response
+            }
         }
     }
 }
