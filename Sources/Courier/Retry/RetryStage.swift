@@ -21,10 +21,9 @@ struct RetryStage: Middleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         // The first attempt goes down with the caller's context as it is. Most responses are
         // not worth another attempt: they are answered here, without reading the clock (this
-        // is what `decide` would conclude first). The rest of the work is in functions of its
-        // own, so that this frame, which every call allocates, stays small.
-        // (An async frame keeps a slot for every call's result and every value it holds
-        // across a wait, so one call of `next` here, and nothing else held, keeps it small.)
+        // is what `decide` would conclude first). Every call allocates this frame, and an async
+        // frame keeps a slot for each call's result and each value held across a wait: so one
+        // call of `next` here, and the rest of the work in functions of its own.
         let retries = startCall(context)
         let first: Result<(HTTPResponse, HTTPBody?), any Error>
         do {
