@@ -24,14 +24,14 @@ struct RetryStage: Middleware {
         // is what `decide` would conclude first). Every call allocates this frame, and an async
         // frame keeps a slot for each call's result and each value held across a wait: so one
         // call of `next` here, and the rest of the work in functions of its own.
-        let retries = startCall(context)
+        let retryable = startCall(context)
         let first: Result<(HTTPResponse, HTTPBody?), any Error>
         do {
             let response = try await next(request, body, context)
-            guard retries, mayRetry(response.0.status, context) else { return response }
+            guard let retryable, Self.contains(retryable, response.0.status) else { return response }
             first = .success(response)
         } catch {
-            guard retries else { throw error }
+            guard retryable != nil else { throw error }
             first = .failure(error)
         }
         return try await retrying(after: first, request: request, body: body, context: context, next: next)
@@ -42,18 +42,21 @@ struct RetryStage: Middleware {
         context.options.retryPolicy ?? policy
     }
 
-    /// Whether the call's policy retries a response with this status.
+    /// Whether a status is among the retryable ones (out of line, so that the hashing is not
+    /// in `intercept`'s frame).
     @inline(never)
-    private func mayRetry(_ status: HTTPResponse.Status, _ context: RequestContext) -> Bool {
-        policy(for: context).retryableStatuses.contains(status.code)
+    private static func contains(_ retryable: Set<Int>, _ status: HTTPResponse.Status) -> Bool {
+        retryable.contains(status.code)
     }
 
-    /// Whether the call may have more than one attempt; if so, the call is counted in the budget.
+    /// The statuses the call's policy retries, with the call counted in the budget; `nil` when
+    /// the policy allows one attempt.
     @inline(never)
-    private func startCall(_ context: RequestContext) -> Bool {
-        guard policy(for: context).maxAttempts > 1 else { return false }
+    private func startCall(_ context: RequestContext) -> Set<Int>? {
+        let policy = self.policy(for: context)
+        guard policy.maxAttempts > 1 else { return nil }
         budget.recordRequest()
-        return true
+        return policy.retryableStatuses
     }
 
     /// Decides on the outcome of an attempt that may be retried, and goes on attempting
