@@ -92,7 +92,7 @@ struct ReferenceServerFaultTests {
         try await ServerUnderTest.run { server in
             server.server.faults.inject(.dropConnection, path: "/debug/ping")
             let port = try #require(server.baseURL.port)
-            let received = try RawHTTPExchange.send("GET /debug/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", toPort: port)
+            let received = try await RawHTTPExchange.send("GET /debug/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", toPort: port)
             #expect(received.closedByPeer)
             #expect(received.bytes.isEmpty)
         }
@@ -299,8 +299,18 @@ enum RawHTTPExchange {
         let code: Int32
     }
 
-    /// Connects to 127.0.0.1:`port`, sends `request`, and reads until the server closes or 3 s pass.
-    static func send(_ request: String, toPort port: Int) throws -> Received {
+    /// Connects to 127.0.0.1:`port`, sends `request`, and reads until the server closes or 15 s pass.
+    ///
+    /// The socket calls block, so they run on a thread of their own: on one of the concurrency
+    /// pool's few threads (two on a 2-core machine) they would hold it while the server, in the
+    /// same process, needs that pool to answer, and stall every other test meanwhile.
+    static func send(_ request: String, toPort port: Int) async throws -> Received {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try exchange(request, toPort: port) }) }.start()
+        }
+    }
+
+    private static func exchange(_ request: String, toPort port: Int) throws -> Received {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError(operation: "socket", code: errno) }
         defer { close(descriptor) }

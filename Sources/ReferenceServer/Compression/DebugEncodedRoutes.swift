@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import Hummingbird
+import NIOPosix
 import Synchronization
 
 /// `GET /debug/encoded`: bodies in a content coding, well formed or broken on purpose, for
@@ -28,8 +29,18 @@ struct DebugEncodedRoutes: Sendable {
     private let memo = EncodedBodyMemo()
 
     func register<Context: RequestContext>(on debug: RouterGroup<Context>) {
-        debug.get("encoded") { request, _ in try encoded(request) }
+        debug.get("encoded") { request, _ in
+            // Making a large body (compressing up to a GiB) is seconds of CPU. It runs on NIO's
+            // thread pool: on the concurrency pool's few threads it would hold up every other
+            // request meanwhile (and, in a test process, every other test).
+            let count = try QueryItems(rawQuery: request.uri.query).integer("count", default: 1 << 20, in: 0...Int.max)
+            guard count > Self.inlineBytes else { return try encoded(request) }
+            return try await NIOThreadPool.singleton.runIfActive { try encoded(request) }
+        }
     }
+
+    /// The largest body made on the request's own task.
+    static let inlineBytes = 1 << 20
 
     private func encoded(_ request: Request) throws -> Response {
         let query = QueryItems(rawQuery: request.uri.query)
@@ -56,7 +67,8 @@ struct DebugEncodedRoutes: Sendable {
         if shape == "zeros", fault == nil, coding == "gzip" {
             // A bomb is compressed a MiB of zeros at a time: the server never holds it inflated.
             headers[.contentEncoding] = "gzip"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: try Self.gzippedZeros(count)))
+            let body = try memo.body(shape: shape, count: count, coding: coding) { try Self.gzippedZeros(count) }
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
         }
         let plain = shape == "zeros" ? ByteBuffer(repeating: 0, count: min(count, 64 << 20)) : memo.records(bytes: count)
         var body: ByteBuffer
@@ -161,7 +173,8 @@ struct DebugEncodedRoutes: Sendable {
 }
 
 /// The bodies `/debug/encoded` made, kept for the next request for the same one: up to
-/// ``capacity`` of them, each at most ``largest`` bytes; a `final class` whose dictionaries sit
+/// ``capacity`` of them, each at most ``largest`` bytes as sent (a bomb of a GiB of zeros is
+/// about a MiB gzipped); a `final class` whose dictionaries sit
 /// in a `Mutex`, which makes it `Sendable`.
 final class EncodedBodyMemo: Sendable {
     static let capacity = 16
@@ -170,18 +183,18 @@ final class EncodedBodyMemo: Sendable {
 
     /// The JSON records of `bytes` bytes.
     func records(bytes: Int) -> ByteBuffer {
-        body(key: "records-\(bytes)", size: bytes) { DebugEncodedRoutes.records(bytes: bytes) }
+        body(key: "records-\(bytes)") { DebugEncodedRoutes.records(bytes: bytes) }
     }
 
     /// The body of this shape, size and coding, made by `make` the first time.
     func body(shape: String, count: Int, coding: String, make: () throws -> ByteBuffer) rethrows -> ByteBuffer {
-        try body(key: "\(shape)-\(count)-\(coding)", size: count, make: make)
+        try body(key: "\(shape)-\(count)-\(coding)", make: make)
     }
 
-    private func body(key: String, size: Int, make: () throws -> ByteBuffer) rethrows -> ByteBuffer {
+    private func body(key: String, make: () throws -> ByteBuffer) rethrows -> ByteBuffer {
         if let kept = bodies.withLock({ $0[key] }) { return kept }
         let made = try make()
-        guard size <= Self.largest else { return made }
+        guard made.readableBytes <= Self.largest else { return made }
         bodies.withLock { bodies in
             if bodies.count >= Self.capacity { bodies.removeAll() }
             bodies[key] = made
