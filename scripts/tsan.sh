@@ -24,10 +24,20 @@ LOG="$BUILD/tsan.log"
 mkdir -p "$BUILD"
 swift build --build-tests --sanitize=thread --build-path "$BUILD"
 STATUS=0
+# Everything runs several times slower under the sanitizer: the tests' bounds on failure (how
+# long a wait may take before the test gives up) are lengthened fourfold. Tests that check that
+# a timeout fires within a time keep their own figures.
+export COURIER_TEST_PATIENCE="${COURIER_TEST_PATIENCE:-4}"
 # The resident-memory suites are skipped: their child processes download hundreds of MB from
 # this process's server, which under the sanitizer's slowdown starves every other test of the
 # run (their time-bounded waits then fail), and a memory figure taken under it means nothing.
-swift test --skip-build --sanitize=thread --build-path "$BUILD" --skip "MemoryTests" "$@" >"$LOG" 2>&1 || STATUS=$?
+# The cache conformance floors run on their own afterwards: their tests check windows of one
+# or two seconds of real time (`max-age=2`), which a slowed machine running 600 other tests
+# beside them misses; alone, under the sanitizer, they hold.
+swift test --skip-build --sanitize=thread --build-path "$BUILD" --skip "MemoryTests|CacheConformanceFloorTests" "$@" >"$LOG" 2>&1 || STATUS=$?
+if [ $# -eq 0 ]; then
+    swift test --skip-build --sanitize=thread --build-path "$BUILD" --filter "CacheConformanceFloorTests" >>"$LOG" 2>&1 || STATUS=$?
+fi
 REPORTS="$(grep -c "WARNING: ThreadSanitizer" "$LOG" || true)"
 grep -E "Test run with|✘" "$LOG" | tail -n 20 || true
 echo "ThreadSanitizer reports: $REPORTS (log: $LOG)"

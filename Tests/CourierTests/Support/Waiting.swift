@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 // How tests wait. A test waits for an event (a count reaching a number, a stream yielding,
@@ -5,7 +6,14 @@ import Synchronization
 // a loaded one. Real time appears only as a deadline that turns a wait that would never end
 // into a failure.
 
-/// Runs `operation` for at most `limit` of real time.
+/// How many times longer than written a test waits before it gives up: 1, or the whole number
+/// in `COURIER_TEST_PATIENCE`. `scripts/tsan.sh` sets it: under the thread sanitizer the
+/// whole suite runs several times slower, and a bound meant to end a test that is already
+/// wrong would end one that is merely slow. It lengthens bounds on failure only; a test that
+/// checks that something happens within a time (a timeout firing) keeps its own figure.
+let testPatience = max(1, Int(ProcessInfo.processInfo.environment["COURIER_TEST_PATIENCE"] ?? "") ?? 1)
+
+/// Runs `operation` for at most `limit` of real time (times ``testPatience``).
 ///
 /// The limit is a bound on failure, not a way to synchronise: it only decides how long a
 /// test that is already wrong takes to say so. `operation` must return when its task is
@@ -16,7 +24,7 @@ func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendab
         group.addTask { await operation() }
         group.addTask {
             // A deadline, not a synchronisation (see above).
-            try? await Task.sleep(for: limit)
+            try? await Task.sleep(for: limit * testPatience)
             return nil
         }
         let first = await group.next() ?? nil
@@ -94,13 +102,14 @@ final class EventCounter: Sendable {
     }
 }
 
-/// Checks `condition` every few milliseconds until it holds, for at most `limit` of real time.
+/// Checks `condition` every few milliseconds until it holds, for at most `limit` of real time
+/// (times ``testPatience``).
 ///
 /// Only for a condition nothing announces: a count another process changes, read through an
 /// API that offers no event. Say at the call site why there is no event to wait on.
 /// - Returns: Whether the condition came to hold.
 func pollUntil(within limit: Duration, _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
+    let deadline = ContinuousClock.now + limit * testPatience
     while !(await condition()) {
         guard ContinuousClock.now < deadline else { return false }
         // The polling interval of a bounded poll (see above), not a synchronisation.
