@@ -51,6 +51,17 @@ import Security
 /// (credentials and bodies stay with their origin, no https to http, the hop limit). This
 /// holds for an injected session too.
 ///
+/// ## Caching
+/// Courier's cache (`ClientConfiguration.cache`) is the HTTP cache: RFC 9111's rules, kept
+/// apart for each signed-in user. A `URLCache` below it would answer some requests before
+/// they reach the network, with none of that: a response stored for one user could be
+/// handed to the next, and a revalidation Courier sends could come back as the stored 200.
+/// So every request this transport makes ignores locally cached data
+/// (`URLRequest.CachePolicy.reloadIgnoringLocalCacheData`), and a session the transport
+/// makes has no `URLCache` at all, which also spares each request its cache lookup. An
+/// injected session keeps its own `URLCache`, which may still store responses (nothing is
+/// read from it).
+///
 /// ## TLS
 /// ``init(configuration:tls:)`` applies a `TLSPolicy`. On Apple platforms the
 /// transport makes its session with a delegate that evaluates each server's `SecTrust`
@@ -89,15 +100,27 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Makes a transport with a session of its own.
-    /// - Parameter configuration: The session's configuration; ephemeral (no cookies or cache
-    ///   on disk) by default.
+    ///
+    /// The session keeps no `URLCache` (see "Caching" above): it uses a copy of
+    /// `configuration` whose `urlCache` is `nil`; your object is left unchanged.
+    /// - Parameter configuration: The session's configuration; ephemeral (no cookies on disk)
+    ///   by default.
     public convenience init(configuration: URLSessionConfiguration = .ephemeral) {
         #if canImport(Security) && canImport(CryptoKit)
         let router = SessionDelegate(trustEvaluator: nil)
         #else
         let router = SessionDelegate()
         #endif
-        self.init(session: URLSession(configuration: configuration, delegate: router, delegateQueue: nil), trustFailures: nil, router: router)
+        let session = URLSession(configuration: Self.withoutCache(configuration), delegate: router, delegateQueue: nil)
+        self.init(session: session, trustFailures: nil, router: router)
+    }
+
+    /// A copy of `configuration` with no `URLCache`, whose requests ignore any cached data.
+    static func withoutCache(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        copy.urlCache = nil
+        copy.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return copy
     }
 
     /// Makes a transport with its own session, which enforces a TLS policy.
@@ -132,7 +155,7 @@ public final class URLSessionTransport: Transport {
         let failures = ServerTrustFailureLog()
         let evaluator = try ServerTrustEvaluator(policy: tls, failures: failures)
         let router = SessionDelegate(trustEvaluator: evaluator)
-        let session = URLSession(configuration: sessionConfiguration, delegate: router, delegateQueue: nil)
+        let session = URLSession(configuration: Self.withoutCache(sessionConfiguration), delegate: router, delegateQueue: nil)
         self.init(session: session, trustFailures: failures, router: router)
         #else
         if let unsupported = Self.unsupportedOnThisPlatform(tls) {
@@ -277,7 +300,8 @@ public final class URLSessionTransport: Transport {
               let url = URL(string: "\(scheme)://\(authority)\(request.path ?? "/")") else {
             throw CourierError(code: .invalidRequest, message: "the request's target is not a valid URL")
         }
-        var urlRequest = URLRequest(url: url)
+        // Never answered from a URLCache below the client (see "Caching").
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headerFields {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
