@@ -98,7 +98,16 @@ struct ThroughputBenchmark {
             ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
 
+        // Courier on a URLSessionTransport with a session of its own, as `URLSessionTransport()`
+        // makes by default (its delegate streams bodies; no URLCache), where the contender above
+        // shares the raw contender's session: a diagnostic, beside raw URLSession.
+        let ownSessionTransport = URLSessionTransport()
+        let courierOwnSession = APIClient(baseURL: baseURL, transport: ownSessionTransport)
+        let urlSessionDiagnostics: [(String, Operation)] = [
+            ("courier_urlsession_own_session", { _ = try await courierOwnSession.value(for: pings.request(Ping.self)) }),
+        ]
         let diagnostics = ThroughputDiagnostics.contenders(rawPing: rawPing, transport: ahcTransport, baseURL: baseURL, pings: pings)
+            + urlSessionDiagnostics
 
         let known = (allContenders + diagnostics).map(\.0)
         if let only, let unknown = only.subtracting(known).sorted().first {
@@ -110,7 +119,8 @@ struct ThroughputBenchmark {
             let sequentialCount = quick ? 1_000 : 5_000
             let concurrentCount = quick ? 4_000 : 20_000
             // Each Courier contender beside its engine's raw one; each diagnostic beside raw AsyncHTTPClient.
-            let pairs = [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")] + diagnostics.map { ($0.0, "raw_ahc") }
+            let pairs = [("courier_ahc", "raw_ahc"), ("courier_urlsession", "raw_urlsession")]
+                + diagnostics.map { ($0.0, $0.0.contains("urlsession") ? "raw_urlsession" : "raw_ahc") }
             try await runMode("sequential", contenders, pairs: pairs, total: sequentialCount, concurrency: 1, into: &results)
             try await runMode("concurrent_32", contenders, pairs: pairs, total: concurrentCount, concurrency: Self.concurrency, into: &results)
         } catch {
