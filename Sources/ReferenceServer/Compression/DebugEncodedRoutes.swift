@@ -174,8 +174,8 @@ struct DebugEncodedRoutes: Sendable {
 
 /// The bodies `/debug/encoded` made, kept for the next request for the same one: up to
 /// ``capacity`` of them, each at most ``largest`` bytes as sent (a bomb of a GiB of zeros is
-/// about a MiB gzipped); a `final class` whose dictionaries sit
-/// in a `Mutex`, which makes it `Sendable`.
+/// about a MiB gzipped); a `final class` whose dictionaries sit in a `Mutex`, which makes it
+/// `Sendable`.
 final class EncodedBodyMemo: Sendable {
     static let capacity = 16
     static let largest = 16 << 20
