@@ -353,14 +353,19 @@ public final class APIClient: Sendable {
     private func bufferedData(of response: HTTPResponse, _ body: HTTPBody?, context: RequestContext) throws -> Data? {
         guard configuration.acceptsStatus(response.status) else { return nil }
         guard let body else { return Data() }
-        return try body.collectedIfBuffered(upTo: context.options.maxResponseBytes ?? configuration.maxResponseBytes)
+        return try body.collectedIfBuffered(upTo: responseLimit(context))
+    }
+
+    /// The most body bytes a call reads: its own limit, which `prepare` set from the client's.
+    private func responseLimit(_ context: RequestContext) -> Int {
+        context.options.maxResponseBytes ?? configuration.maxResponseBytes
     }
 
     /// Reads a body that is not in memory yet, after throwing for a status the configuration
     /// does not accept.
     private func collectedData(of response: HTTPResponse, _ body: HTTPBody?, context: RequestContext) async throws -> Data {
         try await validate(response, body: body)
-        return try await body?.collect(upTo: context.options.maxResponseBytes ?? configuration.maxResponseBytes) ?? Data()
+        return try await body?.collect(upTo: responseLimit(context)) ?? Data()
     }
 
     /// Decodes a call's body and makes its response with its metrics.
