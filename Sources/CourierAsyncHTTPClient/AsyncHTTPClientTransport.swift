@@ -147,7 +147,7 @@ public final class AsyncHTTPClientTransport: Transport {
         body: HTTPBody?,
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        if let configurationError { throw configurationError }
+        try throwConfigurationError()
         let clientRequest = try Self.makeClientRequest(request, body: body)
         // NIO keeps its own clock: one reading of it, with the time the attempt has left.
         let deadline = context.attemptTimeLeft.map { .now() + Self.timeAmount($0) } ?? .distantFuture
@@ -168,6 +168,13 @@ public final class AsyncHTTPClientTransport: Transport {
         case .decode(let head, let length, let coding):
             return try await decoded(response.body, head: head, length: length, coding: coding, context: context)
         }
+    }
+
+    /// Throws the error a transport made with an unusable configuration keeps; out of line, so
+    /// that `send`'s frame keeps no room for a ``CourierError``.
+    @inline(never)
+    private func throwConfigurationError() throws {
+        if let configurationError { throw configurationError }
     }
 
     /// How a response's body is handed on.
@@ -214,6 +221,7 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// Reads a small body of known length in one piece; a failure reading it fails the attempt.
+    @inline(never)
     private static func collected(_ body: HTTPClientResponse.Body, count: Int) async throws -> HTTPBody {
         do {
             return HTTPBody(data(try await body.collect(upTo: count)))
@@ -224,6 +232,7 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// A compressed body, decoded: read and decoded here when its encoded length is known and
     /// small, streamed through the decoder otherwise.
+    @inline(never)
     private func decoded(
         _ body: HTTPClientResponse.Body,
         head: HTTPResponse,

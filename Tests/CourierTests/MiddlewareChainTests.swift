@@ -97,7 +97,7 @@ struct MiddlewareChainTests {
         let sent = try #require(transport.requests.first).request
         #expect(sent.headerFields[.accept] == "text/csv")
         #expect(sent.headerFields[.userAgent] == DefaultHeadersMiddleware.defaultUserAgent)
-        #expect(sent.headerFields[.requestID]?.count == 16)
+        #expect(sent.headerFields[.requestID]?.count == 15)
     }
 
     @Test func leadingDefaultHeadersAreInPlaceWhenTheNextMiddlewareRuns() async throws {
@@ -135,17 +135,17 @@ struct MiddlewareChainTests {
         #expect(try #require(seen.withLock { $0 }).isEmpty)
         let sent = try #require(transport.requests.first).request
         #expect(sent.headerFields[.accept] == "application/json")
-        #expect(sent.headerFields[.requestID]?.count == 16)
+        #expect(sent.headerFields[.requestID]?.count == 15)
     }
 
-    @Test func requestIDsAreSixteenLowercaseBase32CharactersAndDoNotRepeat() {
+    @Test func requestIDsAreFifteenLowercaseBase32CharactersAndDoNotRepeat() {
         let ids = (0..<10_000).map { _ in RequestContext.makeRequestID() }
         #expect(Set(ids).count == ids.count)
         let alphabet = Set("0123456789abcdefghijklmnopqrstuv")
-        #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(alphabet.contains) })
-        // The first four characters are the process's prefix; the rest vary from id to id.
-        #expect(Set(ids.map { $0.prefix(4) }).count == 1)
-        #expect(Set(ids.map { $0.dropFirst(4).prefix(1) }).count > 1)
+        #expect(ids.allSatisfy { $0.count == 15 && $0.allSatisfy(alphabet.contains) })
+        // The first two characters are the process's prefix; the rest vary from id to id.
+        #expect(Set(ids.map { $0.prefix(2) }).count == 1)
+        #expect(Set(ids.map { $0.dropFirst(2).prefix(1) }).count > 1)
     }
 
     @Test func jsonBodyIsEncodedWithContentTypeAndIdempotencyKeyIsSent() async throws {

@@ -61,7 +61,7 @@ struct TransportRoundTripTests {
             #expect(headers["x-custom"] == "hello")
             #expect(headers["accept"] == "application/json")
             #expect(headers["user-agent"] == DefaultHeadersMiddleware.defaultUserAgent)
-            #expect(headers["x-request-id"]?.count == 16)
+            #expect(headers["x-request-id"]?.count == 15)
         }
     }
 

@@ -170,7 +170,10 @@ public struct RequestContext: Sendable {
         }
     }
 
-    /// Makes a random-looking 16-character request id, unique within the process.
+    /// Makes a random-looking 15-character request id, unique within the process.
+    ///
+    /// Fifteen ASCII characters is the most a Swift string holds without a heap allocation,
+    /// and this runs once per call.
     ///
     /// The ids come from a SplitMix64 sequence seeded once from the system's random source,
     /// so making one costs no system call.
@@ -186,13 +189,14 @@ public struct RequestContext: Sendable {
 private final class RequestIDSequence: Sendable {
     private static let alphabet: [UInt8] = Array("0123456789abcdefghijklmnopqrstuv".utf8)
     private let state: Atomic<UInt64>
-    /// 20 random bits that start every id of this process: ids of two processes differ.
+    /// 10 random bits that start every id of this process, so ids of two processes
+    /// (whose sequences start at random points too) seldom share even their first characters.
     private let prefix: UInt64
 
     init() {
         var generator = SystemRandomNumberGenerator()
         state = Atomic(generator.next())
-        prefix = generator.next() & 0xFFFFF
+        prefix = generator.next() & 0x3FF
     }
 
     func next() -> String {
@@ -202,17 +206,16 @@ private final class RequestIDSequence: Sendable {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31
-        return String(unsafeUninitializedCapacity: 16) { buffer in
-            var prefixBits = prefix
-            for index in 0..<4 {
-                buffer[index] = Self.alphabet[Int(prefixBits & 31)]
-                prefixBits >>= 5
-            }
-            for index in 4..<16 {
+        // Two prefix characters, then all 64 bits of the output in 13 base-32 characters
+        // (the last holds 4 bits): distinct outputs make distinct ids.
+        return String(unsafeUninitializedCapacity: 15) { buffer in
+            buffer[0] = Self.alphabet[Int(prefix & 31)]
+            buffer[1] = Self.alphabet[Int(prefix >> 5)]
+            for index in 2..<15 {
                 buffer[index] = Self.alphabet[Int(z & 31)]
                 z >>= 5
             }
-            return 16
+            return 15
         }
     }
 }

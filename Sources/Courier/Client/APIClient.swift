@@ -342,7 +342,7 @@ public final class APIClient: Sendable {
                 data = try await collectedData(of: head, body, context: call.context)
             }
         } catch {
-            throw ErrorMapping.courierError(from: error, request: call.request, record: call.context.record)
+            throw ErrorMapping.thrownError(from: error, request: call.request, record: call.context.record)
         }
         return try finish(call, response: response, data: data, started: started, decode: decode)
     }
@@ -437,6 +437,9 @@ public final class APIClient: Sendable {
         // The fields are taken out of the request, so that adding to them copies nothing.
         var fields = request.headerFields
         request.headerFields = HTTPFields()
+        // Room for every field added below (idempotency key, default headers, Accept-Encoding),
+        // made in one step: the one copy of storage the caller's `Request` shares.
+        fields.reserveCapacity(fields.count + 2 + (leadingDefaultHeaders?.maximumAddedFieldCount ?? 0))
         if let key = requestOptions.idempotencyKey, !fields.contains(.idempotencyKey) {
             fields.append(HTTPField(name: .idempotencyKey, value: key))
         }

@@ -119,12 +119,12 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         let (id, isLeader, watches) = state.withLock { state -> (Int, Bool, [CheckedContinuation<Void, Never>]) in
             state.nextID += 1
             let id = state.nextID
-            // One lookup: the default entry is made, and inserted, only when the key is absent.
-            var inserted = false
-            Self.touch(&state.entries[key, default: {
-                inserted = true
-                return Entry(generation: id, task: nil, followers: [:])
-            }()])
+            // One lookup: the default entry is made, and inserted, only when the key is absent
+            // (which the count tells; a flag set inside the default would be a captured
+            // variable, boxed on the heap on every call).
+            let countBefore = state.entries.count
+            Self.touch(&state.entries[key, default: Entry(generation: id, task: nil, followers: [:])])
+            let inserted = state.entries.count != countBefore
             return (id, inserted, inserted ? state.takeSatisfiedWatches() : [])
         }
         for watch in watches { watch.resume() }
@@ -146,6 +146,7 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Gives the call to a new task when followers are waiting; returns whether it did.
+    @inline(never)
     private func handOver(_ key: Key, generation: Int, restart: () -> @Sendable () async throws -> SharedResponse) -> Bool {
         let handedOver = state.withLock { state -> Bool in
             guard let entry = state.entries[key], entry.generation == generation, !entry.followers.isEmpty else { return false }
@@ -185,6 +186,7 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
 
     /// Waits for the call in flight for `key`; `nil` when it ended before this caller could
     /// wait on it (its leader finished between ``join(_:run:restart:)``'s look and this wait).
+    @inline(never)
     private func follow(_ key: Key, id: Int) async throws -> SharedResponse? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SharedResponse?, any Error>) in
@@ -216,6 +218,7 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    @inline(never)
     private func finish(_ key: Key, generation: Int, with result: Result<SharedResponse, any Error>) {
         let followers = state.withLock { state -> [Int: CheckedContinuation<SharedResponse?, any Error>] in
             guard let index = state.entries.index(forKey: key), state.entries.values[index].generation == generation else { return [:] }

@@ -42,6 +42,13 @@ enum ErrorMapping {
         return wrapped
     }
 
+    /// ``courierError(from:request:record:)``, boxed: for async functions, whose frames would
+    /// otherwise keep room for a whole ``CourierError`` on every call, thrown or not.
+    @inline(never)
+    static func thrownError(from error: any Error, request: HTTPRequest, record: CallRecord) -> any Error {
+        courierError(from: error, request: request, record: record)
+    }
+
     /// Wraps any error as a ``CourierError`` and adds the request's method and redacted URL.
     static func courierError(from error: any Error, request: HTTPRequest, record: CallRecord) -> CourierError {
         var result: CourierError

@@ -63,6 +63,10 @@ public struct DefaultHeadersMiddleware: Middleware {
         return try await next(request, body, context)
     }
 
+    /// The most fields ``addMissingFields(to:requestID:)`` adds, for a caller that reserves room
+    /// for them and its own in one step.
+    var maximumAddedFieldCount: Int { 3 + extraFields.count }
+
     /// Adds this middleware's fields that `fields` does not already have.
     /// - Parameters:
     ///   - fields: The request's fields.
@@ -72,7 +76,7 @@ public struct DefaultHeadersMiddleware: Middleware {
         // every value), and appending skips the setter's search for fields to replace.
         // Reserving first makes the one copy of shared storage that appending would make,
         // with room for every field this may add.
-        fields.reserveCapacity(fields.count + 3 + extraFields.count)
+        fields.reserveCapacity(fields.count + maximumAddedFieldCount)
         if !fields.contains(.accept) { fields.append(HTTPField(name: .accept, value: accept)) }
         if !fields.contains(.userAgent) { fields.append(HTTPField(name: .userAgent, value: userAgent)) }
         if sendsRequestID && !fields.contains(.requestID) {
