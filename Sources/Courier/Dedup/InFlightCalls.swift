@@ -119,12 +119,11 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         let (id, isLeader, watches) = state.withLock { state -> (Int, Bool, [CheckedContinuation<Void, Never>]) in
             state.nextID += 1
             let id = state.nextID
-            // One lookup: the default entry is made, and inserted, only when the key is absent
-            // (which the count tells; a flag set inside the default would be a captured
-            // variable, boxed on the heap on every call).
-            let countBefore = state.entries.count
-            Self.touch(&state.entries[key, default: Entry(generation: id, task: nil, followers: [:])])
-            let inserted = state.entries.count != countBefore
+            // A look, then an insert when the key is absent: the key's hash is worked out once,
+            // when it is made, so the second lookup is cheap. (`subscript(_:default:)`
+            // would make one lookup, but boxes its default's captures on the heap every call.)
+            let inserted = state.entries.index(forKey: key) == nil
+            if inserted { state.entries[key] = Entry(generation: id, task: nil, followers: [:]) }
             return (id, inserted, inserted ? state.takeSatisfiedWatches() : [])
         }
         for watch in watches { watch.resume() }
@@ -177,9 +176,6 @@ final class InFlightCalls<Key: Hashable & Sendable>: Sendable {
         if abandoned { task.cancel() }
         return true
     }
-
-    /// Takes an entry in place; `join` calls it to insert a key's entry with one lookup.
-    private static func touch(_ entry: inout Entry) {}
 
     /// How a follower's attempt to wait on a call went.
     private enum FollowOutcome { case waiting, cancelled, ended }
