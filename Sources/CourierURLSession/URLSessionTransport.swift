@@ -195,25 +195,8 @@ public final class URLSessionTransport: Transport {
         body: HTTPBody?,
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var urlRequest = try Self.makeURLRequest(request)
-        var file: HTTPBody.FileSource?
-        if let body {
-            if let data = body.bufferedData {
-                urlRequest.httpBody = data
-            } else if let source = body.fileSource {
-                try Self.checkUnchanged(source.url, length: body.length)
-                file = source
-            } else {
-                urlRequest.httpBody = try await body.collect(upTo: Int.max)
-            }
-        }
         let deadline = context.attemptDeadline
-        if let deadline {
-            // The transport's timer enforces the deadline exactly. URLSession's idle timeout is
-            // set past it: swift-corelibs-foundation truncates `timeoutInterval` to whole
-            // seconds, and fails a task at once when that makes it 0.
-            urlRequest.timeoutInterval = Self.idleTimeout(forRemaining: ContinuousClock.now.duration(to: deadline))
-        }
+        let (urlRequest, file) = try await Self.makeTaskRequest(request, body: body, deadline: deadline)
         let outcome = try await DataTaskRunner.run(
             urlRequest,
             uploading: file,
@@ -225,14 +208,50 @@ public final class URLSessionTransport: Transport {
             redirects: redirects,
             trustFailures: trustFailures
         )
+        return try Self.answer(outcome, method: request.method, decodes: context.options.decodesContentEncoding)
+    }
+
+    /// The `URLRequest` for a request and its body, with the file to upload when the body is
+    /// one. Out of line, so that `send`'s frame keeps no room for this work.
+    @inline(never)
+    private static func makeTaskRequest(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> (URLRequest, HTTPBody.FileSource?) {
+        var urlRequest = try makeURLRequest(request)
+        var file: HTTPBody.FileSource?
+        if let body {
+            if let data = body.bufferedData {
+                urlRequest.httpBody = data
+            } else if let source = body.fileSource {
+                try checkUnchanged(source.url, length: body.length)
+                file = source
+            } else {
+                urlRequest.httpBody = try await body.collect(upTo: Int.max)
+            }
+        }
+        if let deadline {
+            // The transport's timer enforces the deadline exactly. URLSession's idle timeout is
+            // set past it: swift-corelibs-foundation truncates `timeoutInterval` to whole
+            // seconds, and fails a task at once when that makes it 0.
+            urlRequest.timeoutInterval = idleTimeout(forRemaining: ContinuousClock.now.duration(to: deadline))
+        }
+        return (urlRequest, file)
+    }
+
+    /// The head and body a task's outcome makes. Out of line, so that `send`'s frame, which
+    /// every request allocates, keeps no room for this work (nor for the errors it may throw).
+    @inline(never)
+    private static func answer(_ outcome: TaskOutcome, method: HTTPRequest.Method, decodes: Bool) throws -> (HTTPResponse, HTTPBody?) {
         switch outcome {
         case .whole(let data, let urlResponse):
-            let (head, body) = try Self.makeResponse(data: data, urlResponse: urlResponse, method: request.method)
-            return (try Self.decodedByEngine(head, decodes: context.options.decodesContentEncoding), body)
+            let (head, body) = try makeResponse(data: data, urlResponse: urlResponse, method: method)
+            return (try decodedByEngine(head, decodes: decodes), body)
         case .streaming(let urlResponse, let stream):
             let body = StreamedResponseChunks(stream)
-            let (wireHead, _) = try Self.makeResponse(data: Data(), urlResponse: urlResponse, method: request.method)
-            let head = try Self.decodedByEngine(wireHead, decodes: context.options.decodesContentEncoding)
+            let (wireHead, _) = try makeResponse(data: Data(), urlResponse: urlResponse, method: method)
+            let head = try decodedByEngine(wireHead, decodes: decodes)
             let length = wireHead.headerFields[.contentEncoding] == nil && urlResponse.expectedContentLength >= 0
                 ? HTTPBody.Length.known(urlResponse.expectedContentLength)
                 : .unknown
