@@ -172,8 +172,8 @@ public struct RequestContext: Sendable {
 
     /// Makes a random-looking 15-character request id, unique within the process.
     ///
-    /// Fifteen ASCII characters is the most a Swift string holds without a heap allocation,
-    /// and this runs once per call.
+    /// Fifteen ASCII characters is the most a Swift string holds inline, without a heap
+    /// allocation, on 64-bit platforms; this runs once per call.
     ///
     /// The ids come from a SplitMix64 sequence seeded once from the system's random source,
     /// so making one costs no system call.
