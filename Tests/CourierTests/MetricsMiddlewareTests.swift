@@ -50,6 +50,7 @@ struct MetricsMiddlewareTests {
         // swift-metrics' task-local factory stands in for a bootstrapped backend here.
         let middleware = withMetricsFactory(metrics) { MetricsMiddleware() }
         #expect(!middleware.recordsNothing)
+        #expect(!middleware.passesEveryCallOn)
         let client = APIClient(
             configuration: ClientConfiguration(baseURL: URL(string: "https://api.example.test")!, middleware: [middleware], retryPolicy: .none),
             transport: MockTransport { _, _ in .json(#"{"ok":true}"#) }
@@ -62,6 +63,7 @@ struct MetricsMiddlewareTests {
     @Test func withNoBackendCallsPassStraightOnAndStillSucceedOrFail() async throws {
         let middleware = MetricsMiddleware(factory: NOOPMetricsHandler.instance)
         #expect(middleware.recordsNothing)
+        #expect(middleware.passesEveryCallOn, "the client leaves it out of the chain")
         let transport = MockTransport { request, _ in request.path == "/ok" ? .json(#"{"ok":true}"#) : .status(.notFound) }
         let client = APIClient(
             configuration: ClientConfiguration(baseURL: URL(string: "https://api.example.test")!, middleware: [middleware], retryPolicy: .none),

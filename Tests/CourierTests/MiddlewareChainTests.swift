@@ -90,6 +90,37 @@ struct MiddlewareChainTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test func middlewareThatPassesEveryCallOnIsLeftOutOfTheChainAndTheRestStillRun() async throws {
+        /// Counts its calls, and says whether it passes every call on as it is told.
+        final class Counting: Middleware {
+            let calls = Mutex(0)
+            let passesEveryCallOn: Bool
+            init(passesEveryCallOn: Bool) { self.passesEveryCallOn = passesEveryCallOn }
+            func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+                calls.withLock { $0 += 1 }
+                return try await next(request, body, context)
+            }
+        }
+        let skipped = Counting(passesEveryCallOn: true), application = Counting(passesEveryCallOn: false)
+        let network = Counting(passesEveryCallOn: false), skippedNetwork = Counting(passesEveryCallOn: true)
+        let transport = MockTransport(always: .status(.noContent))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: base,
+                middleware: [skipped, application],
+                networkMiddleware: [skippedNetwork, network]
+            ),
+            transport: transport
+        )
+        try await client.send(Request<Void>(path: "/x"))
+        try await client.send(Request<Void>(path: "/y"))
+        #expect(skipped.calls.withLock { $0 } == 0)
+        #expect(skippedNetwork.calls.withLock { $0 } == 0)
+        #expect(application.calls.withLock { $0 } == 2)
+        #expect(network.calls.withLock { $0 } == 2)
+        #expect(transport.requests.count == 2)
+    }
+
     @Test func defaultHeadersAreAddedUnlessTheRequestSetsThem() async throws {
         let transport = MockTransport(always: .status(.noContent))
         let client = APIClient(baseURL: base, transport: transport)

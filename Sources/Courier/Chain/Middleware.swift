@@ -53,6 +53,18 @@ public protocol Middleware: Sendable {
         context: RequestContext,
         next: @escaping Next
     ) async throws -> (HTTPResponse, HTTPBody?)
+
+    /// Whether this middleware, as configured, passes every call straight on, unchanged (a
+    /// ``MetricsMiddleware`` with no metrics backend does). The client leaves such a
+    /// middleware out of its chain when it builds it, so a call spends nothing on it.
+    /// `false` unless a middleware says otherwise; it must not change after the middleware
+    /// is made.
+    var passesEveryCallOn: Bool { get }
+}
+
+extension Middleware {
+    /// `false`: a middleware takes part in every call unless it says otherwise.
+    public var passesEveryCallOn: Bool { false }
 }
 
 /// A middleware made from a closure, for one-off hooks.

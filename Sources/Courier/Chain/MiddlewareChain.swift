@@ -6,7 +6,8 @@ struct MiddlewareChain: Sendable {
     /// The entry point: the first application middleware, or the transport when there is none.
     let entry: Middleware.Next
 
-    /// Folds the tiers into one function, in the order ``Middleware`` documents.
+    /// Folds the tiers into one function, in the order ``Middleware`` documents, leaving out
+    /// middleware that pass every call straight on (``Middleware/passesEveryCallOn``).
     init(
         application: [any Middleware],
         stages: [any Middleware],
@@ -18,10 +19,10 @@ struct MiddlewareChain: Sendable {
             context.record.noteSent(request)
             return try await transport.send(request, body: body, context: context)
         }
-        for middleware in network.reversed() {
+        for middleware in network.reversed() where !middleware.passesEveryCallOn {
             next = Self.link(middleware, to: next, callsNextExactlyOnce: true)
         }
-        for middleware in (application + stages).reversed() {
+        for middleware in (application + stages).reversed() where !middleware.passesEveryCallOn {
             next = Self.link(middleware, to: next, callsNextExactlyOnce: false)
         }
         self.entry = next

@@ -41,6 +41,10 @@ public struct MetricsMiddleware: Middleware {
         self.recordsNothing = factory is NOOPMetricsHandler
     }
 
+    /// ``recordsNothing``: with no metrics backend, the client leaves this middleware out of
+    /// its chain.
+    public var passesEveryCallOn: Bool { recordsNothing }
+
     /// Times the call and counts its outcome.
     public func intercept(
         _ request: HTTPRequest,
