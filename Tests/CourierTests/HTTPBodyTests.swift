@@ -1,4 +1,5 @@
 @testable import Courier
+import HTTPTypes
 import Foundation
 import Testing
 
@@ -9,6 +10,39 @@ struct HTTPBodyTests {
             for part in parts { continuation.yield(Data(part.utf8)) }
             continuation.finish()
         }
+    }
+
+    @Test func copiesOfASingleUseBodyShareItsOneRead() async throws {
+        let body = HTTPBody(chunks(["a", "b"]), length: .known(2))
+        let copy = body
+        #expect(try await body.collect(upTo: 10) == Data("ab".utf8))
+        await #expect(throws: HTTPBody.AlreadyConsumedError.self) { _ = try await copy.collect(upTo: 10) }
+    }
+
+    @Test func aBodyGivenItsFileKeepsItsBytesLengthAndReplayability() async throws {
+        let url = URL(fileURLWithPath: "/tmp/courier-body-test")
+        var buffered = HTTPBody("abc")
+        buffered.fileSource = HTTPBody.FileSource(url: url)
+        #expect(buffered.fileSource?.url == url)
+        #expect(buffered.bufferedData == Data("abc".utf8))
+        #expect(buffered.length == .known(3))
+        #expect(buffered.isReplayable)
+        #expect(try await buffered.collect(upTo: 10) == Data("abc".utf8))
+        #expect(try await buffered.collect(upTo: 10) == Data("abc".utf8))
+
+        var streamed = HTTPBody(chunks(["x", "y"]), length: .known(2))
+        streamed.fileSource = HTTPBody.FileSource(url: url)
+        #expect(streamed.fileSource?.url == url)
+        #expect(streamed.length == .known(2))
+        #expect(!streamed.isReplayable)
+        #expect(try await streamed.collect(upTo: 10) == Data("xy".utf8))
+        #expect(HTTPBody("abc").fileSource == nil)
+    }
+
+    @Test func aResponseWithItsBodyFitsInFourWordsSoEveryStageGetsItBackInRegisters() {
+        // Each stage of the chain returns `(HTTPResponse, HTTPBody?)`; past four words it
+        // comes back through memory, and every async frame on the way keeps copies of it.
+        #expect(MemoryLayout<(HTTPResponse, HTTPBody?)>.size <= 4 * MemoryLayout<Int>.size)
     }
 
     @Test func bufferedBodyCanBeReadTwice() async throws {

@@ -58,15 +58,74 @@ public struct HTTPBody: AsyncSequence, Sendable {
         case sequence(@Sendable () -> any ErasedIterator)
     }
 
-    private let source: Source
-    /// Tracks whether a single-use body was iterated; `nil` for replayable bodies.
-    private let consumed: Consumption?
+    /// The body in two words: the bytes of the common in-memory body, or a shared object with
+    /// the rest. Every stage of the chain returns `(HTTPResponse, HTTPBody?)`, which at four
+    /// words comes back in registers and keeps async frames small (with the fields inline it
+    /// took ten, returned through memory and copied at every stage).
+    private enum Representation: Sendable {
+        /// Bytes in memory, with no file behind them: known length, any number of reads.
+        case buffer(Data)
+        /// Anything else.
+        case stream(Stream)
+    }
+
+    /// What a body that is not plain bytes in memory is made of, shared by its copies (which
+    /// share whether a single-use body was read, too).
+    ///
+    /// A `final class` of `let`s and a `Mutex`, which make it `Sendable`.
+    private final class Stream: Sendable {
+        let source: Source
+        let length: Length
+        let iterationBehavior: IterationBehavior
+        let fileSource: FileSource?
+        /// Whether a single-use body was iterated.
+        private let used = Mutex(false)
+
+        init(source: Source, length: Length, iterationBehavior: IterationBehavior, fileSource: FileSource?) {
+            self.source = source
+            self.length = length
+            self.iterationBehavior = iterationBehavior
+            self.fileSource = fileSource
+        }
+
+        /// Marks a single-use body read; `false` when it was read before. A replayable body
+        /// is never used up.
+        func markUsed() -> Bool {
+            guard iterationBehavior == .single else { return true }
+            return used.withLock { used in
+                defer { used = true }
+                return !used
+            }
+        }
+    }
+
+    private var representation: Representation
 
     /// The body's length, when known.
-    public let length: Length
+    public var length: Length {
+        switch representation {
+        case .buffer(let data): .known(Int64(data.count))
+        case .stream(let stream): stream.length
+        }
+    }
 
     /// Whether the body can be iterated more than once.
-    public let iterationBehavior: IterationBehavior
+    public var iterationBehavior: IterationBehavior {
+        switch representation {
+        case .buffer: .multiple
+        case .stream(let stream): stream.iterationBehavior
+        }
+    }
+
+    /// The bytes of a body held in memory, whatever its representation.
+    private var bufferSource: Data? {
+        switch representation {
+        case .buffer(let data): return data
+        case .stream(let stream):
+            if case .buffer(let data) = stream.source { return data }
+            return nil
+        }
+    }
 
     /// The file a body is the whole of, for engines that send a file from disk themselves.
     package struct FileSource: Sendable {
@@ -86,15 +145,28 @@ public struct HTTPBody: AsyncSequence, Sendable {
     /// Set when the body is a whole file (``RequestBody/file(_:contentType:chunkSize:)``): an
     /// engine such as URLSession may upload the file from disk instead of iterating the chunks.
     /// Iterating the body gives the same bytes either way.
-    package var fileSource: FileSource?
+    package var fileSource: FileSource? {
+        get {
+            if case .stream(let stream) = representation { return stream.fileSource }
+            return nil
+        }
+        set {
+            switch representation {
+            case .buffer(let data):
+                guard let newValue else { return }
+                representation = .stream(Stream(source: .buffer(data), length: length, iterationBehavior: .multiple, fileSource: newValue))
+            case .stream(let stream):
+                representation = .stream(Stream(
+                    source: stream.source, length: stream.length, iterationBehavior: stream.iterationBehavior, fileSource: newValue
+                ))
+            }
+        }
+    }
 
     /// A body of bytes held in memory. It can be read any number of times.
     /// - Parameter data: The body's bytes.
     public init(_ data: Data) {
-        self.source = .buffer(data)
-        self.length = .known(Int64(data.count))
-        self.iterationBehavior = .multiple
-        self.consumed = nil
+        self.representation = .buffer(data)
     }
 
     /// A body of UTF-8 text held in memory.
@@ -113,18 +185,19 @@ public struct HTTPBody: AsyncSequence, Sendable {
         length: Length = .unknown,
         iterationBehavior: IterationBehavior = .single
     ) where Chunks.Element == Data {
-        self.source = .sequence { ConcreteIterator(sequence.makeAsyncIterator()) }
-        self.length = length
-        self.iterationBehavior = iterationBehavior
-        self.consumed = iterationBehavior == .single ? Consumption() : nil
+        self.representation = .stream(Stream(
+            source: .sequence { ConcreteIterator(sequence.makeAsyncIterator()) },
+            length: length,
+            iterationBehavior: iterationBehavior,
+            fileSource: nil
+        ))
     }
 
     /// The bytes, when the body is held in memory; `nil` for streamed bodies.
     ///
     /// Transports use this to send a fixed body without iterating it.
     public var bufferedData: Data? {
-        if case .buffer(let data) = source { return data }
-        return nil
+        bufferSource
     }
 
     /// Whether the body may be sent again by retry, redirect or replay.
@@ -134,14 +207,17 @@ public struct HTTPBody: AsyncSequence, Sendable {
     ///
     /// For a single-use body, the second iterator throws ``AlreadyConsumedError`` on first use.
     public func makeAsyncIterator() -> Iterator {
-        if let consumed, !consumed.markUsed() {
-            return Iterator(state: .failed(AlreadyConsumedError()))
-        }
-        switch source {
+        switch representation {
         case .buffer(let data):
             return Iterator(state: .buffer(data.isEmpty ? nil : data))
-        case .sequence(let makeIterator):
-            return Iterator(state: .sequence(makeIterator()))
+        case .stream(let stream):
+            guard stream.markUsed() else { return Iterator(state: .failed(AlreadyConsumedError())) }
+            switch stream.source {
+            case .buffer(let data):
+                return Iterator(state: .buffer(data.isEmpty ? nil : data))
+            case .sequence(let makeIterator):
+                return Iterator(state: .sequence(makeIterator()))
+            }
         }
     }
 
@@ -154,7 +230,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         if case .known(let count) = length, count > Int64(maxBytes) {
             throw TooManyBytesError(maxBytes: maxBytes)
         }
-        if case .buffer(let data) = source, iterationBehavior == .multiple {
+        if let data = bufferSource, iterationBehavior == .multiple {
             return data
         }
         var iterator = makeAsyncIterator()
@@ -182,7 +258,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     /// - Parameter maxBytes: The most bytes to accept.
     /// - Throws: ``TooManyBytesError`` past `maxBytes`.
     func collectedIfBuffered(upTo maxBytes: Int) throws -> Data? {
-        guard case .buffer(let data) = source, iterationBehavior == .multiple else { return nil }
+        guard let data = bufferSource, iterationBehavior == .multiple else { return nil }
         if data.count > maxBytes { throw TooManyBytesError(maxBytes: maxBytes) }
         return data
     }
@@ -231,21 +307,6 @@ public struct HTTPBody: AsyncSequence, Sendable {
             case .finished:
                 return nil
             }
-        }
-    }
-}
-
-/// Remembers whether a body has been iterated.
-///
-/// A `final class` shared by the copies of one ``HTTPBody``; the `Mutex` makes it `Sendable`.
-private final class Consumption: Sendable {
-    private let used = Mutex(false)
-
-    /// Marks the body used; returns `true` the first time.
-    func markUsed() -> Bool {
-        used.withLock { used in
-            defer { used = true }
-            return !used
         }
     }
 }
