@@ -117,16 +117,6 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
     }
 
-    /// The bytes of a body held in memory, whatever its representation.
-    private var bufferSource: Data? {
-        switch representation {
-        case .buffer(let data): return data
-        case .stream(let stream):
-            if case .buffer(let data) = stream.source { return data }
-            return nil
-        }
-    }
-
     /// The file a body is the whole of, for engines that send a file from disk themselves.
     package struct FileSource: Sendable {
         /// The file.
@@ -144,7 +134,9 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
     /// Set when the body is a whole file (``RequestBody/file(_:contentType:chunkSize:)``): an
     /// engine such as URLSession may upload the file from disk instead of iterating the chunks.
-    /// Iterating the body gives the same bytes either way.
+    /// Iterating the body gives the same bytes either way. Set it where the body is made:
+    /// setting it makes a new shared part, so a single-use body's record of being read
+    /// starts afresh.
     package var fileSource: FileSource? {
         get {
             if case .stream(let stream) = representation { return stream.fileSource }
@@ -197,7 +189,12 @@ public struct HTTPBody: AsyncSequence, Sendable {
     ///
     /// Transports use this to send a fixed body without iterating it.
     public var bufferedData: Data? {
-        bufferSource
+        switch representation {
+        case .buffer(let data): return data
+        case .stream(let stream):
+            if case .buffer(let data) = stream.source { return data }
+            return nil
+        }
     }
 
     /// Whether the body may be sent again by retry, redirect or replay.
@@ -230,7 +227,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         if case .known(let count) = length, count > Int64(maxBytes) {
             throw TooManyBytesError(maxBytes: maxBytes)
         }
-        if let data = bufferSource, iterationBehavior == .multiple {
+        if let data = bufferedData, iterationBehavior == .multiple {
             return data
         }
         var iterator = makeAsyncIterator()
@@ -258,7 +255,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     /// - Parameter maxBytes: The most bytes to accept.
     /// - Throws: ``TooManyBytesError`` past `maxBytes`.
     func collectedIfBuffered(upTo maxBytes: Int) throws -> Data? {
-        guard let data = bufferSource, iterationBehavior == .multiple else { return nil }
+        guard let data = bufferedData, iterationBehavior == .multiple else { return nil }
         if data.count > maxBytes { throw TooManyBytesError(maxBytes: maxBytes) }
         return data
     }
