@@ -7,9 +7,9 @@ import NIOHTTP1
 ///
 /// This runs once per response, so it avoids the two costly steps of the obvious
 /// conversion: names that servers send on most responses (`Content-Type`, `Date`, …) in
-/// their usual spelling map to `HTTPField.Name` constants instead of being validated and
-/// lowercased again, and `Content-Length` is read while the fields are copied instead of
-/// through `HTTPFields`' subscript, which joins every value of the name into a new string.
+/// their usual spelling map to ready-made names (`ResponseFieldName`) instead of being
+/// validated and lowercased again, and `Content-Length` is read while the fields are copied
+/// instead of through `HTTPFields`' subscript, which joins every value of the name into a new string.
 enum ResponseHead {
     /// The response head, and its body's length (`nil` when the response has no body).
     /// - Parameters:
@@ -28,7 +28,7 @@ enum ResponseHead {
         fields.reserveCapacity(headers.count)
         var contentLength = ContentLength.absent
         for (name, value) in headers {
-            guard let fieldName = knownNames[name] ?? HTTPField.Name(name) else {
+            guard let fieldName = ResponseFieldName.named(name) else {
                 throw CourierError(code: .invalidResponse, message: "the response has an invalid header name: \(name)")
             }
             if fieldName == .contentLength { contentLength.add(value) }
@@ -61,21 +61,4 @@ enum ResponseHead {
             return .unknown
         }
     }
-
-    /// Response field names as servers usually spell them (`Content-Type`, or `content-type`),
-    /// each with the name `HTTPField.Name(_:)` would make of that spelling. A name spelled any
-    /// other way is validated as usual.
-    static let knownNames: [String: HTTPField.Name] = {
-        let names: [HTTPField.Name] = [
-            .acceptRanges, .age, .cacheControl, .connection, .contentEncoding, .contentLanguage,
-            .contentLength, .contentRange, .contentType, .date, .eTag, .expires, .lastModified,
-            .location, .retryAfter, .server, .setCookie, .transferEncoding, .vary, .wwwAuthenticate,
-        ]
-        var table = [String: HTTPField.Name]()
-        for name in names {
-            table[name.rawName] = name
-            table[name.canonicalName] = HTTPField.Name(name.canonicalName)
-        }
-        return table
-    }()
 }

@@ -315,29 +315,59 @@ public final class URLSessionTransport: Transport {
     // MARK: - Conversions
 
     static func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
-        guard let scheme = request.scheme, let authority = request.authority,
-              let url = URL(string: "\(scheme)://\(authority)\(request.path ?? "/")") else {
+        guard let scheme = request.scheme, let authority = request.authority else {
+            throw CourierError(code: .invalidRequest, message: "the request's target is not a valid URL")
+        }
+        let path = request.path ?? "/"
+        var target = ""
+        target.reserveCapacity(scheme.utf8.count + authority.utf8.count + path.utf8.count + 3)
+        target += scheme
+        target += "://"
+        target += authority
+        target += path
+        guard let url = URL(string: target) else {
             throw CourierError(code: .invalidRequest, message: "the request's target is not a valid URL")
         }
         // Never answered from a URLCache below the client (see "Caching").
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-        urlRequest.httpMethod = request.method.rawValue
-        for field in request.headerFields {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
-        }
+        // GET is every URLRequest's method already; setting it again costs a case-insensitive
+        // comparison with each of six method names in swift-corelibs-foundation.
+        if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
+        urlRequest.allHTTPHeaderFields = headerDictionary(request.headerFields)
         return urlRequest
+    }
+
+    /// The fields as `URLRequest` holds them: one entry per name (spelled as its first field
+    /// spells it), the values of a repeated name joined as HTTP joins them (`; ` for `Cookie`,
+    /// `, ` for the rest). Set in one step, where `addValue` per field would capitalize the
+    /// name, search the fields so far without regard to case, and copy them, every time.
+    static func headerDictionary(_ fields: HTTPFields) -> [String: String] {
+        var headers = [String: String](minimumCapacity: fields.count)
+        nextField: for (position, field) in fields.enumerated() {
+            var repeated = false
+            for (other, candidate) in fields.enumerated() where other != position && candidate.name == field.name {
+                // A name seen before had all its values joined when it first came.
+                if other < position { continue nextField }
+                repeated = true
+            }
+            headers[field.name.rawName] = repeated ? fields[field.name] ?? field.value : field.value
+        }
+        return headers
     }
 
     static func makeResponse(data: Data, urlResponse: URLResponse, method: HTTPRequest.Method) throws -> (HTTPResponse, HTTPBody?) {
         guard let httpResponse = urlResponse as? HTTPURLResponse else {
             throw CourierError(code: .invalidResponse, message: "the response is not an HTTP response")
         }
+        let headerFields = httpResponse.allHeaderFields
         var fields = HTTPFields()
-        for (key, value) in httpResponse.allHeaderFields {
-            guard let key = key as? String, let name = HTTPField.Name(key) else {
+        fields.reserveCapacity(headerFields.count)
+        for (key, value) in headerFields {
+            guard let key = key as? String, let name = ResponseFieldName.named(key) else {
                 throw CourierError(code: .invalidResponse, message: "the response has an invalid header name: \(key)")
             }
-            fields.append(HTTPField(name: name, value: "\(value)"))
+            // The values are strings; a cast is far cheaper than interpolating `Any`.
+            fields.append(HTTPField(name: name, value: value as? String ?? "\(value)"))
         }
         let head = HTTPResponse(status: .init(code: httpResponse.statusCode), headerFields: fields)
         if method == .head || httpResponse.statusCode == 204 || httpResponse.statusCode == 304 {

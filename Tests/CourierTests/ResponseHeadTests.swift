@@ -36,7 +36,7 @@ struct ResponseHeadTests {
     }
 
     @Test func aKnownNameConvertsAsValidatingItWould() throws {
-        for (spelling, _) in ResponseHead.knownNames {
+        for (spelling, _) in ResponseFieldName.known {
             let (head, _) = try convert([(spelling, "x")])
             let field = try #require(head.headerFields.first)
             let validated = try #require(HTTPField.Name(spelling))

@@ -105,6 +105,33 @@ struct ThroughputBenchmark {
         let courierOwnSession = APIClient(baseURL: baseURL, transport: ownSessionTransport)
         let urlSessionDiagnostics: [(String, Operation)] = [
             ("courier_urlsession_own_session", { _ = try await courierOwnSession.value(for: pings.request(Ping.self)) }),
+            // Raw URLSession sending the fields Courier's default chain sends (`Accept`,
+            // `User-Agent`, `X-Request-ID`, `Accept-Encoding`), set in one step: what those
+            // fields cost swift-corelibs-foundation, libcurl and the server.
+            ("raw_urlsession_same_headers", {
+                var request = URLRequest(url: URL(string: pings.urlString())!)
+                request.allHTTPHeaderFields = [
+                    "Accept": "application/json",
+                    "User-Agent": DefaultHeadersMiddleware.defaultUserAgent,
+                    "X-Request-ID": RequestContext.makeRequestID(),
+                    "Accept-Encoding": ContentCoding.acceptEncoding,
+                ]
+                let (data, _) = try await session.data(for: request)
+                _ = try decoder.decode(Ping.self, from: data)
+            }),
+            // Raw URLSession through a data task with a completion handler, as any client that
+            // keeps the task (to cancel it at a deadline, or to decline redirects) must call it
+            // on Linux: swift-corelibs-foundation calls `data(for:)`'s completion inline on the
+            // session's work queue (a flag of its own, not public), every other completion
+            // through the session's delegate `OperationQueue`.
+            ("raw_urlsession_task_handler", {
+                let data: Data = try await withCheckedThrowingContinuation { continuation in
+                    session.dataTask(with: URLRequest(url: URL(string: pings.urlString())!)) { data, _, error in
+                        if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data ?? Data()) }
+                    }.resume()
+                }
+                _ = try decoder.decode(Ping.self, from: data)
+            }),
         ]
         let diagnostics = ThroughputDiagnostics.contenders(rawPing: rawPing, transport: ahcTransport, baseURL: baseURL, pings: pings)
             + urlSessionDiagnostics
