@@ -48,7 +48,10 @@ enum DataTaskRunner {
     ) async throws -> TaskOutcome {
         let state = TaskState()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            // Resumed exactly once: by the collector, which hands its outcome on once under its
+            // lock, or by `TaskState`, likewise. So an unsafe continuation, which spares the
+            // checked one's allocation on every request.
+            try await withUnsafeThrowingContinuation { continuation in
                 let task: URLSessionDataTask
                 #if canImport(FoundationNetworking)
                 let gathersAsItArrives = router != nil
@@ -70,10 +73,10 @@ enum DataTaskRunner {
                         collector.onEnd { deadlines.remove(token) }
                     }
                 } else {
-                    let once = Once(continuation)
+                    state.hold(continuation)
                     let token = deadline.map { deadline in
-                        deadlines.add(deadline) { [once] in
-                            once.resume(throwing: timedOut())
+                        deadlines.add(deadline) { [state] in
+                            state.resume(throwing: timedOut())
                             state.cancel()
                         }
                     }
@@ -81,20 +84,20 @@ enum DataTaskRunner {
                         if let token { deadlines.remove(token) }
                         let trustFailure = state.taskIdentifier.flatMap { trustFailures?.take(forTask: $0) }
                         if let trustFailure {
-                            once.resume(throwing: trustFailure)
+                            state.resume(throwing: trustFailure)
                         } else if let error {
-                            once.resume(throwing: URLErrorMapping.map(error))
+                            state.resume(throwing: URLErrorMapping.map(error))
                         } else if let response {
                             let body = data ?? Data()
                             if let limit, body.count > limit {
-                                once.resume(throwing: CourierError(
+                                state.resume(throwing: CourierError(
                                     code: .responseTooLarge, message: "the response body is larger than the limit of \(limit) bytes"
                                 ))
                             } else {
-                                once.resume(returning: .whole(body, response))
+                                state.resume(returning: .whole(body, response))
                             }
                         } else {
-                            once.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
+                            state.resume(throwing: CourierError(code: .invalidResponse, message: "URLSession returned no response"))
                         }
                     }
                     if let file {
@@ -122,34 +125,9 @@ enum DataTaskRunner {
     }
 }
 
-/// A continuation resumed at most once, by whichever of the completion handler and the
+/// Whether a data task has started or been cancelled, and, for a task with a completion
+/// handler, the call's continuation, resumed at most once by whichever of the handler and the
 /// deadline comes first.
-///
-/// A `final class` whose only state sits in a `Mutex`, which makes it `Sendable`.
-private final class Once: Sendable {
-    private let continuation: Mutex<CheckedContinuation<TaskOutcome, any Error>?>
-
-    init(_ continuation: CheckedContinuation<TaskOutcome, any Error>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume(returning value: TaskOutcome) {
-        take()?.resume(returning: value)
-    }
-
-    func resume(throwing error: any Error) {
-        take()?.resume(throwing: error)
-    }
-
-    private func take() -> CheckedContinuation<TaskOutcome, any Error>? {
-        continuation.withLock { continuation in
-            defer { continuation = nil }
-            return continuation
-        }
-    }
-}
-
-/// Whether a data task has started or been cancelled.
 ///
 /// A `final class` whose only state sits in a `Mutex`, which makes it `Sendable`.
 private final class TaskState: Sendable {
@@ -159,27 +137,54 @@ private final class TaskState: Sendable {
         case cancelled
     }
 
-    private let phase = Mutex<Phase>(.waiting)
-    private let identifier = Mutex<Int?>(nil)
+    private struct State {
+        var phase = Phase.waiting
+        var taskIdentifier: Int?
+        var continuation: UnsafeContinuation<TaskOutcome, any Error>?
+    }
+
+    private let state = Mutex(State())
 
     /// The task's `taskIdentifier`, once ``start(_:)`` has seen the task.
-    var taskIdentifier: Int? { identifier.withLock { $0 } }
+    var taskIdentifier: Int? { state.withLock { $0.taskIdentifier } }
+
+    /// Keeps the continuation that ``resume(returning:)`` or ``resume(throwing:)`` resumes.
+    func hold(_ continuation: UnsafeContinuation<TaskOutcome, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Resumes the held continuation with `value`, unless it was resumed already.
+    func resume(returning value: TaskOutcome) {
+        takeContinuation()?.resume(returning: value)
+    }
+
+    /// Resumes the held continuation with `error`, unless it was resumed already.
+    func resume(throwing error: any Error) {
+        takeContinuation()?.resume(throwing: error)
+    }
+
+    private func takeContinuation() -> UnsafeContinuation<TaskOutcome, any Error>? {
+        state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+    }
 
     /// Records the task; returns `false` if the call was already cancelled.
     func start(_ task: URLSessionDataTask) -> Bool {
-        identifier.withLock { $0 = task.taskIdentifier }
-        return phase.withLock { phase in
-            if case .cancelled = phase { return false }
-            phase = .running(task)
+        state.withLock { state in
+            state.taskIdentifier = task.taskIdentifier
+            if case .cancelled = state.phase { return false }
+            state.phase = .running(task)
             return true
         }
     }
 
     /// Cancels the task if it is running, or marks the call cancelled before it starts.
     func cancel() {
-        let task: URLSessionDataTask? = phase.withLock { phase in
-            defer { phase = .cancelled }
-            if case .running(let task) = phase { return task }
+        let task: URLSessionDataTask? = state.withLock { state in
+            defer { state.phase = .cancelled }
+            if case .running(let task) = state.phase { return task }
             return nil
         }
         task?.cancel()

@@ -32,7 +32,7 @@ final class ResponseStream: Sendable {
         var receivedBytes = 0
         /// How the body ended: `nil` while it is still arriving.
         var end: Result<Void, any Error>?
-        var reader: CheckedContinuation<Data?, any Error>?
+        var reader: UnsafeContinuation<Data?, any Error>?
         var suspended = false
     }
 
@@ -51,7 +51,7 @@ final class ResponseStream: Sendable {
     /// A chunk arrived; returns `false` when it took the body past the limit (the caller then
     /// cancels the task).
     func append(_ data: Data) -> Bool {
-        enum Step { case none, deliver(CheckedContinuation<Data?, any Error>), fail(CheckedContinuation<Data?, any Error>?) }
+        enum Step { case none, deliver(UnsafeContinuation<Data?, any Error>), fail(UnsafeContinuation<Data?, any Error>?) }
         let step: Step = state.withLock { state in
             guard state.end == nil else { return .none }
             state.receivedBytes += data.count
@@ -93,7 +93,7 @@ final class ResponseStream: Sendable {
     /// whether this was it.
     @discardableResult
     func finish(_ error: (any Error)?) -> Bool {
-        let (ended, reader): (Bool, CheckedContinuation<Data?, any Error>?) = state.withLock { state in
+        let (ended, reader): (Bool, UnsafeContinuation<Data?, any Error>?) = state.withLock { state in
             guard state.end == nil else { return (false, nil) }
             state.end = error.map { .failure($0) } ?? .success(())
             if error != nil { discardBuffer(&state) }
@@ -132,7 +132,8 @@ final class ResponseStream: Sendable {
     func next() async throws -> Data? {
         if let ready = poll(parking: nil) { return try ready.get() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+            // Resumed exactly once: here, or by whoever takes it from the state under the lock.
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Data?, any Error>) in
                 if let ready = poll(parking: continuation) { continuation.resume(with: ready) }
             }
         } onCancel: {
@@ -142,7 +143,7 @@ final class ResponseStream: Sendable {
 
     /// Takes a buffered chunk, or the end; with neither there, parks `reader` (when given)
     /// until one comes, and returns `nil`. Resumes a suspended task once the buffer is low.
-    private func poll(parking reader: CheckedContinuation<Data?, any Error>?) -> Result<Data?, any Error>? {
+    private func poll(parking reader: UnsafeContinuation<Data?, any Error>?) -> Result<Data?, any Error>? {
         state.withLock { state in
             if let chunk = Self.pop(&state) {
                 if state.suspended, state.bufferedBytes <= Self.lowWaterBytes {
