@@ -269,16 +269,9 @@ public final class AsyncHTTPClientTransport: Transport {
 
     @inline(never)
     static func makeClientRequest(_ request: HTTPRequest, body: HTTPBody?) throws -> HTTPClientRequest {
-        guard let scheme = request.scheme, let authority = request.authority else {
+        guard let url = request.absoluteURLString else {
             throw CourierError(code: .invalidRequest, message: "the request has no scheme or authority")
         }
-        let path = request.path ?? "/"
-        var url = ""
-        url.reserveCapacity(scheme.utf8.count + authority.utf8.count + path.utf8.count + 3)
-        url += scheme
-        url += "://"
-        url += authority
-        url += path
         var clientRequest = HTTPClientRequest(url: url)
         clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
         clientRequest.headers.reserveCapacity(request.headerFields.count)

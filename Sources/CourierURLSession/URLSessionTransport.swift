@@ -315,17 +315,7 @@ public final class URLSessionTransport: Transport {
     // MARK: - Conversions
 
     static func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
-        guard let scheme = request.scheme, let authority = request.authority else {
-            throw CourierError(code: .invalidRequest, message: "the request's target is not a valid URL")
-        }
-        let path = request.path ?? "/"
-        var target = ""
-        target.reserveCapacity(scheme.utf8.count + authority.utf8.count + path.utf8.count + 3)
-        target += scheme
-        target += "://"
-        target += authority
-        target += path
-        guard let url = URL(string: target) else {
+        guard let target = request.absoluteURLString, let url = URL(string: target) else {
             throw CourierError(code: .invalidRequest, message: "the request's target is not a valid URL")
         }
         // Never answered from a URLCache below the client (see "Caching").
