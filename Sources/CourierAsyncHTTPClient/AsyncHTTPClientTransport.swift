@@ -40,6 +40,11 @@ public final class AsyncHTTPClientTransport: Transport {
         /// The most HTTP/1.1 connections kept open to one host.
         public var connectionsPerHost: Int
         /// How long making a connection may take.
+        ///
+        /// AsyncHTTPClient also bounds by it how long a request waits for a connection from the
+        /// pool: with more requests in flight to one host than ``connectionsPerHost``, one that
+        /// waits longer than this fails with `CourierError.Code.timedOut`, whatever its own
+        /// timeout. Raise it (or the pool) for bursts of many concurrent requests.
         public var connectTimeout: Duration
         /// How long an idle pooled connection is kept.
         public var idleTimeout: Duration

@@ -18,7 +18,10 @@ struct AuthIntegrationTests {
         _ body: (ReferenceServer, ClarityClient) async throws -> Void
     ) async throws {
         try await withRunningServer { server, url in
-            let transport = AsyncHTTPClientTransport(configuration: .init(connectionsPerHost: 16))
+            // AsyncHTTPClient bounds a request's wait for a pooled connection by the connect
+            // timeout: 200 calls over 16 connections can wait longer than the default 10 s on
+            // a loaded machine or under the thread sanitizer, and fail as .timedOut.
+            let transport = AsyncHTTPClientTransport(configuration: .init(connectionsPerHost: 16, connectTimeout: .seconds(600)))
             let clarity = ClarityClient(baseURL: url, transport: transport, store: store) { $0.clock = clock }
             do {
                 try await body(server, clarity)
