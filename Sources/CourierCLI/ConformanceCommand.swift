@@ -68,12 +68,15 @@ struct CacheConformanceCommand: AsyncParsableCommand {
 /// The client each conformance test runs through: a fresh `APIClient` with a fresh
 /// in-memory `HTTPCache`, on its own AsyncHTTPClient transport, with no retries (a
 /// retried request would be scored as one).
-/// - Parameter baseURL: The origin.
+/// - Parameters:
+///   - baseURL: The origin.
+///   - clock: The clock the cache reads: the system's, or the test's own in a run on
+///     virtual time (`CacheConformanceRunner.usesVirtualTime`).
 /// - Returns: The client, and what shuts its transport down.
 @Sendable
-func makeConformanceClient(baseURL: URL) async throws -> (APIClient, cleanup: @Sendable () async -> Void) {
+func makeConformanceClient(baseURL: URL, clock: any CourierClock) async throws -> (APIClient, cleanup: @Sendable () async -> Void) {
     let transport = AsyncHTTPClientTransport()
     var configuration = ClientConfiguration(baseURL: baseURL, retryPolicy: .none)
-    configuration.cache = HTTPCache(storage: MemoryCacheStorage())
+    configuration.cache = HTTPCache(storage: MemoryCacheStorage(), clock: clock)
     return (APIClient(configuration: configuration, transport: transport), { try? await transport.shutdown() })
 }

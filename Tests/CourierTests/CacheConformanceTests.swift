@@ -10,7 +10,7 @@ import Testing
 @Suite("Cache conformance runner")
 struct CacheConformanceTests {
     /// A fresh client per test, with no cache and no retries.
-    static let noCacheClient: CacheConformanceRunner.ClientFactory = { url in
+    static let noCacheClient: CacheConformanceRunner.ClientFactory = { url, _ in
         let transport = AsyncHTTPClientTransport()
         let client = APIClient(configuration: ClientConfiguration(baseURL: url, retryPolicy: .none), transport: transport)
         return (client, { try? await transport.shutdown() })

@@ -45,13 +45,22 @@ public final class ConformanceOrigin: Sendable {
     private let logger: Logger
     private let ledger = OriginLedger()
     private let running = Mutex<Running?>(nil)
+    /// The tests' own times, when a runner keeps them (see ``VirtualTimeline``); the wall
+    /// clock for the rest.
+    private let timeline: VirtualTimeline?
 
     /// Makes an origin; it does not listen until ``start()``.
     /// - Parameters:
     ///   - host: The address to bind (loopback by default).
     ///   - port: The port; 0 picks a free one.
     ///   - logger: Where the server logs (nothing below `error` by default).
-    public init(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) {
+    public convenience init(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) {
+        self.init(host: host, port: port, logger: logger, timeline: nil)
+    }
+
+    /// Makes an origin that answers the tests a timeline keeps on their own times.
+    init(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil, timeline: VirtualTimeline?) {
+        self.timeline = timeline
         self.host = host
         self.port = port
         self.logger = logger ?? {
@@ -74,7 +83,7 @@ public final class ConformanceOrigin: Sendable {
     public func start() async throws -> URL {
         if let url = baseURL { return url }
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let responder = OriginResponder(ledger: ledger)
+        let responder = OriginResponder(ledger: ledger, timeline: timeline)
         let server = Server(
             childChannelSetup: HTTP1Channel(responder: { request, writer, channel in
                 try await responder.respond(to: request, writer: writer, channel: channel)

@@ -11,6 +11,8 @@ import NIOCore
 /// the suite's `Date` values are part of what it tests.
 struct OriginResponder: Sendable {
     let ledger: OriginLedger
+    /// The tests' own times, when a runner keeps them; the wall clock for the rest.
+    let timeline: VirtualTimeline?
 
     func respond(to request: Request, writer: consuming ResponseWriter, channel: any Channel) async throws {
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
@@ -68,7 +70,8 @@ struct OriginResponder: Sendable {
             try await writer.write(response: Self.head(409, "Conflict"), body: Self.text(message))
             return
         }
-        if let pause = configuration.steps[index].responsePause, pause > 0 {
+        if let pause = configuration.steps[index].responsePause, pause > 0,
+           timeline?.advance(uuid, by: .seconds(pause)) != true {
             try await Task.sleep(for: .seconds(pause))
         }
 
@@ -79,7 +82,7 @@ struct OriginResponder: Sendable {
             stepIndex: index,
             clientRequestNumber: clientNumber,
             requestHeaders: requestHeaders,
-            now: Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)),
+            now: Int64(((timeline?.date(for: uuid) ?? Date()).timeIntervalSince1970 * 1_000).rounded(.down)),
             baseURL: "http://\(authority)/test/\(uuid)",
             previousValidator: { [ledger] name in ledger.sentValue(of: name, step: index - 1, uuid: uuid) }
         ))

@@ -9,10 +9,10 @@ public import Foundation
 /// three seconds to let a response go stale.
 ///
 /// ```swift
-/// let runner = CacheConformanceRunner(suite: try .load(from: CacheConformanceRunner.defaultTestsURL())) { url in
+/// let runner = CacheConformanceRunner(suite: try .load(from: CacheConformanceRunner.defaultTestsURL())) { url, clock in
 ///     let transport = AsyncHTTPClientTransport()
 ///     var configuration = ClientConfiguration(baseURL: url, retryPolicy: .none)
-///     configuration.cache = HTTPCache(storage: MemoryCacheStorage())
+///     configuration.cache = HTTPCache(storage: MemoryCacheStorage(), clock: clock)
 ///     return (APIClient(configuration: configuration, transport: transport), { try? await transport.shutdown() })
 /// }
 /// let report = try await runner.runWithEmbeddedOrigin()
@@ -24,9 +24,10 @@ public import Foundation
 /// configuration (and so its cache). A step's fetch `cache` mode becomes the closest
 /// `CachePolicy` (see ``FetchCacheMode``).
 public struct CacheConformanceRunner: Sendable {
-    /// Makes the client for one test from the origin's base URL, with what to call when
-    /// the test is done.
-    public typealias ClientFactory = @Sendable (URL) async throws -> (APIClient, cleanup: @Sendable () async -> Void)
+    /// Makes the client for one test from the origin's base URL and the clock its cache
+    /// must read (the system's, or the test's own under ``usesVirtualTime``), with what to
+    /// call when the test is done.
+    public typealias ClientFactory = @Sendable (URL, any CourierClock) async throws -> (APIClient, cleanup: @Sendable () async -> Void)
 
     /// The suite.
     public let suite: ConformanceSuite
@@ -34,6 +35,11 @@ public struct CacheConformanceRunner: Sendable {
     public var concurrency: Int
     /// How long `pause_after` waits (three seconds in the suite).
     public var pauseAfter: Duration
+    /// Whether a run against the embedded origin (``runWithEmbeddedOrigin(only:)``) gives each
+    /// test a time of its own, which moves only when the suite lets time pass, instead of the
+    /// wall clock: outcomes then do not depend on how busy the machine is, and pauses take no
+    /// real time. `false` by default; a run against another origin always uses real time.
+    public var usesVirtualTime = false
     private let makeClient: ClientFactory
 
     /// Makes a runner.
@@ -74,9 +80,10 @@ public struct CacheConformanceRunner: Sendable {
     /// - Returns: The scored report.
     /// - Throws: When the origin cannot start.
     public func runWithEmbeddedOrigin(only ids: Set<String>? = nil) async throws -> ConformanceReport {
-        let origin = ConformanceOrigin()
+        let timeline = usesVirtualTime ? VirtualTimeline() : nil
+        let origin = ConformanceOrigin(timeline: timeline)
         let url = try await origin.start()
-        let report = await run(against: url, only: ids)
+        let report = await run(against: url, only: ids, timeline: timeline)
         await origin.stop()
         return report
     }
@@ -88,9 +95,14 @@ public struct CacheConformanceRunner: Sendable {
     ///     dependency is not among them is scored as a dependency failure.
     /// - Returns: The scored report.
     public func run(against serverURL: URL, only ids: Set<String>? = nil) async -> ConformanceReport {
+        await run(against: serverURL, only: ids, timeline: nil)
+    }
+
+    /// Runs the tests, on the tests' own times when a timeline keeps them (the embedded origin's).
+    private func run(against serverURL: URL, only ids: Set<String>?, timeline: VirtualTimeline?) async -> ConformanceReport {
         let tests = selectedTests(only: ids)
         let control = OriginControl(serverURL: serverURL, connections: concurrency)
-        let outcomes = await outcomes(of: tests, serverURL: serverURL, control: control)
+        let outcomes = await outcomes(of: tests, serverURL: serverURL, control: control, timeline: timeline)
         await control.shutdown()
         let source = [suite.source, suite.commit].compactMap { $0 }.joined(separator: " @ ")
         return ConformanceReport(
@@ -101,14 +113,17 @@ public struct CacheConformanceRunner: Sendable {
     }
 
     /// Each test's own outcome, running at most ``concurrency`` tests at once.
-    private func outcomes(of tests: [ConformanceTest], serverURL: URL, control: OriginControl) async -> [String: TestOutcome] {
+    private func outcomes(
+        of tests: [ConformanceTest], serverURL: URL, control: OriginControl, timeline: VirtualTimeline?
+    ) async -> [String: TestOutcome] {
         await withTaskGroup(of: (String, TestOutcome).self) { group in
             var pending = tests.makeIterator()
             var outcomes: [String: TestOutcome] = [:]
             func startNext() {
                 guard let test = pending.next() else { return }
                 let execution = ConformanceTestExecution(
-                    test: test, serverURL: serverURL, control: control, makeClient: makeClient, pauseAfter: pauseAfter
+                    test: test, serverURL: serverURL, control: control, makeClient: makeClient, pauseAfter: pauseAfter,
+                    timeline: timeline
                 )
                 group.addTask { (test.id, await execution.run()) }
             }

@@ -10,9 +10,13 @@ struct ConformanceTestExecution {
     let makeClient: CacheConformanceRunner.ClientFactory
     /// How long `pause_after` waits (three seconds in the suite).
     let pauseAfter: Duration
+    /// The tests' own times, when the run keeps them (see ``VirtualTimeline``).
+    let timeline: VirtualTimeline?
 
     func run() async -> TestOutcome {
         let uuid = UUID().uuidString.lowercased()
+        timeline?.start(uuid)
+        defer { timeline?.end(uuid) }
         do {
             try await control.configure(uuid, steps: test.configurationSteps)
         } catch {
@@ -21,7 +25,7 @@ struct ConformanceTestExecution {
         let client: APIClient
         let cleanup: @Sendable () async -> Void
         do {
-            (client, cleanup) = try await makeClient(serverURL)
+            (client, cleanup) = try await makeClient(serverURL, timeline?.clock(for: uuid) ?? SystemClock())
         } catch {
             return .setupFailed("could not make a client: \(error)")
         }
@@ -54,7 +58,11 @@ struct ConformanceTestExecution {
                 return .failed("\(error)")
             }
             if step.pauseAfter {
-                try? await Task.sleep(for: pauseAfter)
+                if let timeline {
+                    timeline.advance(uuid, by: pauseAfter)
+                } else {
+                    try? await Task.sleep(for: pauseAfter)
+                }
             }
         }
         do {
