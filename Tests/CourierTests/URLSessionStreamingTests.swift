@@ -59,14 +59,15 @@ struct URLSessionStreamingTests {
         }
     }
 
-    /// The head and the first bytes come at once; the deadline, 5 s out so that they come first
-    /// even on a loaded machine, passes while the body waits. URLSession's own idle timeout is
-    /// set past the deadline, so the message shows that the transport's timer ended it.
+    /// The head and the first bytes come at once; the deadline, 5 s out (times the suite's
+    /// patience, see `testPatience`) so that they come first even on a loaded machine, passes
+    /// while the body waits. URLSession's own idle timeout is set past the deadline, so the
+    /// message shows that the transport's timer ended it.
     @Test func aDeadlineThatPassesMidBodyFailsTheReadWithTimedOut() async throws {
         let server = try await StallingServer()
         do {
             try await withTransport(.urlSession) { transport in
-                let context = RequestContext(endpoint: "test", options: RequestOptions(timeout: .seconds(5)))
+                let context = RequestContext(endpoint: "test", options: RequestOptions(timeout: .seconds(5 * testPatience)))
                 let (head, body) = try await transport.send(get(server.url, "/stall"), body: nil, context: context)
                 #expect(head.status == .ok)
                 var iterator = try #require(body).makeAsyncIterator()
