@@ -57,6 +57,10 @@ struct ConformanceTestExecution {
             } catch {
                 return .failed("\(error)")
             }
+            if timeline != nil {
+                // What real time would give a refresh in the background before the next step.
+                await client.configuration.cache?.backgroundRefreshesEnded()
+            }
             if step.pauseAfter {
                 if let timeline {
                     timeline.advance(uuid, by: pauseAfter)

@@ -150,7 +150,9 @@ struct CacheStage: Middleware {
             endpoint: context.endpoint, options: context.options, deadline: context.deadline, transportDeadline: context.transportDeadline,
             credentialScope: context.credentialScope
         )
+        stage.cache.refreshes.started()
         let refresh = Task { () throws -> RefreshedResponse in
+            defer { stage.cache.refreshes.ended() }
             let started = stage.cache.clock.date
             let (response, body) = try await stage.fetch(
                 request, conditions: conditions, stored: stored, fallback: nil, key: key, policy: .http, context: background, next: next

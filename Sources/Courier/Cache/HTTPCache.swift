@@ -32,6 +32,8 @@ public final class HTTPCache: Sendable {
     /// Keys the digests that stand for credentials in partitions and `Vary` values: the
     /// storage's ``CacheStorage/digestSecret``, else a random secret of this cache's own.
     public let credentialDigest: CredentialDigest
+    /// The background refreshes under way (stale-while-revalidate).
+    let refreshes = BackgroundRefreshes()
     private let observers = Mutex<[Int: AsyncStream<Update>.Continuation]>([:])
     private let nextObserver = Atomic<Int>(0)
 
@@ -67,6 +69,13 @@ public final class HTTPCache: Sendable {
     /// - Parameter prefix: An absolute URL such as `https://api.example.com/api/radars`.
     public func invalidate(_ prefix: URL) async throws {
         try await storage.removeAll(under: prefix.absoluteString)
+    }
+
+    /// Returns once no background refresh (stale-while-revalidate) of this cache is under way:
+    /// for a harness that lets time pass on a clock of its own, in place of real time in
+    /// which a refresh would have ended.
+    package func backgroundRefreshesEnded() async {
+        await refreshes.idle()
     }
 
     /// A stream of responses refreshed in the background, for views that show cached data
