@@ -53,7 +53,7 @@ struct WebSocketConformanceCommand: AsyncParsableCommand {
             }
         }
         try await session.updateReports()
-        let seconds = LatencySamples.seconds(ContinuousClock.now - started)
+        let seconds = (ContinuousClock.now - started).timeInterval
         print("cases run: \(selected.count), messages echoed: \(echoed), abandoned (timeout): \(abandoned.count)\(abandoned.isEmpty ? "" : " \(abandoned)"), \(String(format: "%.1f", seconds)) s")
         print("close codes seen: " + closes.sorted { $0.key < $1.key }.map { "\($0.key) × \($0.value)" }.joined(separator: ", "))
         print("reports updated for agent \(agent)")

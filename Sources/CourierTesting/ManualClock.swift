@@ -57,7 +57,7 @@ public final class ManualClock: CourierClock {
 
     /// The clock's wall-clock date.
     public var date: Date {
-        originDate.addingTimeInterval(Self.seconds(state.withLock { $0.offset }))
+        originDate.addingTimeInterval(state.withLock { $0.offset }.timeInterval)
     }
 
     /// Every duration slept so far, in order.
@@ -130,9 +130,5 @@ public final class ManualClock: CourierClock {
             try? await Task.sleep(for: .milliseconds(1))
         }
         return false
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

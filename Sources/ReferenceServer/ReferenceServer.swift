@@ -1,3 +1,4 @@
+import Courier
 public import Foundation
 import Hummingbird
 import HummingbirdCore

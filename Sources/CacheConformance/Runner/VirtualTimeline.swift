@@ -36,11 +36,9 @@ final class VirtualTimeline: Sendable {
     /// Lets `duration` pass for a test; returns `false` for a test this timeline does not keep.
     @discardableResult
     func advance(_ uuid: String, by duration: Duration) -> Bool {
-        let (seconds, attoseconds) = duration.components
-        let interval = TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-        return dates.withLock { dates in
+        dates.withLock { dates in
             guard let date = dates[uuid] else { return false }
-            dates[uuid] = date.addingTimeInterval(interval)
+            dates[uuid] = date.addingTimeInterval(duration.timeInterval)
             return true
         }
     }

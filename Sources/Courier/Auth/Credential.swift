@@ -36,7 +36,7 @@ public struct Credential: Sendable, Hashable, Codable {
     ///   - margin: How early to count it as expired.
     public func needsRefresh(at date: Date, margin: Duration) -> Bool {
         guard let expiresAt else { return false }
-        var seconds = Backoff.seconds(margin)
+        var seconds = margin.timeInterval
         if let issuedAt { seconds = min(seconds, expiresAt.timeIntervalSince(issuedAt) / 2) }
         return expiresAt.timeIntervalSince(date) <= seconds
     }

@@ -122,7 +122,7 @@ public struct RefreshCoordinatorState: Sendable {
     }
 
     private mutating func beginRefresh(of credential: Credential, at date: Date) -> Action {
-        let windowStart = date.addingTimeInterval(-Backoff.seconds(loopWindow))
+        let windowStart = date.addingTimeInterval(-loopWindow.timeInterval)
         recentRefreshes.removeAll { $0 < windowStart }
         guard recentRefreshes.count < maxRefreshes else {
             let message = "refresh loop: more than \(maxRefreshes) refreshes within \(loopWindow); sign in again"

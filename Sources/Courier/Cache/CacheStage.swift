@@ -132,7 +132,7 @@ struct CacheStage: Middleware {
             varyValues: CacheDecision.varyValues(response: response.headerFields, request: request.headerFields, digest: cache.credentialDigest)
         )
         if case .ttl(let lifetime) = policy, !Self.hasExplicitFreshness(response) {
-            entry.fields.append(.init(name: "Cache-Control", value: "max-age=\(Int(Backoff.seconds(lifetime)))"))
+            entry.fields.append(.init(name: "Cache-Control", value: "max-age=\(Int(lifetime.timeInterval))"))
         }
         try? await cache.storage.store(entry, for: key)
         return (response, HTTPBody(data))

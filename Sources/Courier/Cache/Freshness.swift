@@ -46,7 +46,7 @@ public struct Freshness: Sendable, Hashable {
                 lifetime = 0
             }
         } else if let ttlOverride {
-            lifetime = Backoff.seconds(ttlOverride)
+            lifetime = ttlOverride.timeInterval
         } else if Self.heuristicallyCacheableStatuses.contains(response.status) || control.has("public"),
                   let lastModified = Self.singleDate(response.values("Last-Modified")), lastModified < date {
             lifetime = date.timeIntervalSince(lastModified) * heuristicFraction

@@ -65,7 +65,7 @@ public enum ChainEvent: Sendable, Hashable {
         case .queued(let id):
             "the offline queue kept the write as \(id)"
         case .retrying(let attempt, let delay, let after, let retryAfter):
-            "retrying after \(after): attempt \(attempt) in \(Int(Backoff.seconds(delay) * 1_000)) ms (\(retryAfter.map { "the server's Retry-After: \($0)" } ?? "backoff"))"
+            "retrying after \(after): attempt \(attempt) in \(Int(delay.timeInterval * 1_000)) ms (\(retryAfter.map { "the server's Retry-After: \($0)" } ?? "backoff"))"
         case .credentialRenewed:
             "the server rejected the credential: sending again with a renewed one"
         case .redirected(let status, let location, let removed):

@@ -305,7 +305,7 @@ public actor OfflineQueue {
     func enqueue(_ item: QueuedRequest) async throws {
         var item = item
         var generator = SystemRandomNumberGenerator()
-        item.nextAttemptAt = item.createdAt.addingTimeInterval(Backoff.seconds(backoff.delay(afterFailedAttempts: 1, using: &generator)))
+        item.nextAttemptAt = item.createdAt.addingTimeInterval(backoff.delay(afterFailedAttempts: 1, using: &generator).timeInterval)
         pendingGeneration &+= 1
         try await storage.append(item)
         pendingIndex?[item.url, default: []].append(PendingEntry(item))

@@ -53,7 +53,7 @@ public enum QueueDecision {
             return .deadLetter("it cannot be sent: \(code)")
         default:
             guard attempts < maxAttempts else { return .deadLetter("\(attempts) attempts failed") }
-            return .retry(at: now.addingTimeInterval(Backoff.seconds(delay)))
+            return .retry(at: now.addingTimeInterval(delay.timeInterval))
         }
     }
 

@@ -71,12 +71,12 @@ public struct Backoff: Sendable, Hashable {
             delay = value
         case .linear(let initial, let increment):
             // In seconds, so that a huge attempt count (from a damaged store) caps instead of trapping.
-            let seconds = Self.seconds(initial) + Self.seconds(increment) * Double(step)
-            delay = seconds.isFinite && seconds < Self.seconds(maxDelay) ? .nanoseconds(Int64(max(0, seconds) * 1e9)) : maxDelay
+            let seconds = initial.timeInterval + increment.timeInterval * Double(step)
+            delay = seconds.isFinite && seconds < maxDelay.timeInterval ? .nanoseconds(Int64(max(0, seconds) * 1e9)) : maxDelay
         case .exponential(let base, let multiplier):
             let factor = pow(multiplier, Double(min(step, 62)))
-            let seconds = Self.seconds(base) * factor
-            delay = seconds.isFinite && seconds < Self.seconds(maxDelay) ? .nanoseconds(Int64(seconds * 1e9)) : maxDelay
+            let seconds = base.timeInterval * factor
+            delay = seconds.isFinite && seconds < maxDelay.timeInterval ? .nanoseconds(Int64(seconds * 1e9)) : maxDelay
         }
         return min(delay, maxDelay)
     }
@@ -88,7 +88,7 @@ public struct Backoff: Sendable, Hashable {
     /// - Returns: The delay to wait.
     public func delay(afterFailedAttempts failedAttempts: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         let delay = baseDelay(afterFailedAttempts: failedAttempts)
-        let nanoseconds = Self.seconds(delay) * 1e9
+        let nanoseconds = delay.timeInterval * 1e9
         guard nanoseconds >= 1 else { return .zero }
         switch jitter {
         case .none:
@@ -98,9 +98,5 @@ public struct Backoff: Sendable, Hashable {
         case .equal:
             return .nanoseconds(Int64(nanoseconds / 2 + Double.random(in: 0...(nanoseconds / 2), using: &generator)))
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -51,7 +51,7 @@ struct CallTracingStage: Middleware {
             attributes["courier.queue.id"] = id
         case .retrying(let attempt, let delay, let after, let retryAfter):
             attributes["http.request.resend_count"] = attempt - 1
-            attributes["courier.retry.delay_ms"] = Int(Backoff.seconds(delay) * 1_000)
+            attributes["courier.retry.delay_ms"] = Int(delay.timeInterval * 1_000)
             attributes["courier.retry.after"] = after
             if let retryAfter { attributes["http.response.header.retry-after"] = retryAfter }
         case .credentialRenewed:

@@ -38,9 +38,9 @@ struct AuthBenchmark {
             results.set("auth.concurrent_requests", count)
             results.set("auth.refresh_calls", refreshes)
             results.set("auth.succeeded", succeeded)
-            results.set("auth.elapsed_ms", (LatencySamples.seconds(elapsed) * 1e4).rounded() / 10)
+            results.set("auth.elapsed_ms", (elapsed.timeInterval * 1e4).rounded() / 10)
             print("\nauth (\(count) concurrent requests, expired token)")
-            print("  refresh calls \(refreshes), succeeded \(succeeded), server GETs \(gets), elapsed \(String(format: "%.1f", LatencySamples.seconds(elapsed) * 1_000)) ms")
+            print("  refresh calls \(refreshes), succeeded \(succeeded), server GETs \(gets), elapsed \(String(format: "%.1f", elapsed.timeInterval * 1_000)) ms")
             try await transport.shutdown()
         } catch {
             try? await transport.shutdown()

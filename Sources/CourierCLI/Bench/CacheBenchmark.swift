@@ -115,8 +115,8 @@ struct CacheBenchmark {
             results.set("dedup.concurrent_requests", 1_000)
             results.set("dedup.succeeded", succeeded)
             results.set("dedup.transport_calls", calls)
-            results.set("dedup.elapsed_ms", (LatencySamples.seconds(elapsed) * 1e4).rounded() / 10)
-            print("  dedup: 1000 concurrent identical GETs → \(calls) server call(s), \(succeeded) succeeded, in \(String(format: "%.1f", LatencySamples.seconds(elapsed) * 1_000)) ms")
+            results.set("dedup.elapsed_ms", (elapsed.timeInterval * 1e4).rounded() / 10)
+            print("  dedup: 1000 concurrent identical GETs → \(calls) server call(s), \(succeeded) succeeded, in \(String(format: "%.1f", elapsed.timeInterval * 1_000)) ms")
             try await transport.shutdown()
         } catch {
             try? await transport.shutdown()

@@ -19,7 +19,7 @@ struct LatencySamples: Sendable {
             contextSwitches += usage.contextSwitches
             roundCPUPerOperation.append(usage.cpuSeconds / Double(other.count))
         }
-        let seconds = Self.seconds(wallTime)
+        let seconds = wallTime.timeInterval
         roundRates.append(seconds > 0 ? Double(other.count) / seconds : 0)
     }
 
@@ -37,7 +37,7 @@ struct LatencySamples: Sendable {
 
     /// Operations per second over the summed wall time.
     var rate: Double {
-        let seconds = Self.seconds(wallTime)
+        let seconds = wallTime.timeInterval
         return seconds > 0 ? Double(latencies.count) / seconds : 0
     }
 
@@ -46,10 +46,6 @@ struct LatencySamples: Sendable {
         guard !latencies.isEmpty else { return 0 }
         let sorted = latencies.sorted()
         let index = min(sorted.count - 1, Int((Double(sorted.count) * q).rounded(.up)) - 1)
-        return Self.seconds(sorted[max(0, index)]) * 1_000
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return sorted[max(0, index)].timeInterval * 1_000
     }
 }

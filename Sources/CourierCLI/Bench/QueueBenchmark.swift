@@ -38,7 +38,7 @@ struct QueueBenchmark {
             for index in 0..<sequentialCount {
                 _ = try await radar.sendOrQueue(RadarEndpoints.create(topic: "\(prefix)-s\(index)"))
             }
-            let sequential = LatencySamples.seconds(ContinuousClock.now - sequentialStart) * 1_000
+            let sequential = (ContinuousClock.now - sequentialStart).timeInterval * 1_000
 
             // A burst: writes that arrive together share disk flushes (group commit).
             let burstStart = ContinuousClock.now
@@ -51,7 +51,7 @@ struct QueueBenchmark {
                 }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
-            let enqueueMs = LatencySamples.seconds(ContinuousClock.now - burstStart) * 1_000
+            let enqueueMs = (ContinuousClock.now - burstStart).timeInterval * 1_000
             let total = writes + sequentialCount
 
             // Connectivity returns: the queue replays everything, in order.
@@ -67,7 +67,7 @@ struct QueueBenchmark {
                 default: break
                 }
             }
-            let replayMs = LatencySamples.seconds(ContinuousClock.now - replayStart) * 1_000
+            let replayMs = (ContinuousClock.now - replayStart).timeInterval * 1_000
             let records = try await recordCount(prefix: prefix, client: RadarClient(client: clarity.client.rebased(to: baseURL)))
 
             results.set("queue.writes", writes)

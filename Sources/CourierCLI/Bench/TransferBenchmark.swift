@@ -123,7 +123,7 @@ struct TransferBenchmark {
                 let started = clock.now
                 let cpuStarted = ProcessUsage.now().cpuSeconds
                 try await operation()
-                let seconds = LatencySamples.seconds(clock.now - started)
+                let seconds = (clock.now - started).timeInterval
                 let cpu = ProcessUsage.now().cpuSeconds - cpuStarted
                 var tally = tallies[name, default: Tally()]
                 tally.transfers += 1

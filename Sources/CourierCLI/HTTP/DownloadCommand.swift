@@ -126,7 +126,7 @@ struct ProgressMeter {
 
     mutating func line(for step: TransferProgress) -> String? {
         let now = ContinuousClock.now
-        let seconds = max(0.001, Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18)
+        let seconds = max(0.001, (now - started).timeInterval)
         let rate = Double(step.completedBytes) / seconds
         if isTerminal {
             guard step.isComplete || now - lastDrawn >= .milliseconds(100) else { return nil }

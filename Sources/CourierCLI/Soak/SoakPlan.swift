@@ -45,9 +45,4 @@ struct SoakPlan: Sendable {
 
     /// How long an offline period lasts: 3 s, or half the fault period if that is shorter.
     var outageLength: Duration { .seconds(min(3, faultPeriodSeconds / 2)) }
-
-    /// A duration in seconds.
-    static func seconds(of duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

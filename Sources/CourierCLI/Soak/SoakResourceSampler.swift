@@ -64,7 +64,7 @@ final class SoakResourceSampler: Sendable {
     private func take(since start: ContinuousClock.Instant) -> Sample {
         let status = Self.readFile("/proc/self/status")
         let sample = Sample(
-            seconds: SoakPlan.seconds(of: ContinuousClock.now - start),
+            seconds: (ContinuousClock.now - start).timeInterval,
             rssMB: status.flatMap { Self.field("VmRSS", in: $0) }.map { Double($0) / 1024 },
             fds: Self.openFileDescriptors(),
             threads: status.flatMap { Self.field("Threads", in: $0) },

@@ -57,7 +57,7 @@ struct SoakRun {
             }
             await live.close()
         }
-        let elapsed = SoakPlan.seconds(of: ContinuousClock.now - start)
+        let elapsed = (ContinuousClock.now - start).timeInterval
 
         session.network.comeBack()
         server.faults.clear()

@@ -45,7 +45,7 @@ struct SoakVerification {
             pending = try await queue.pending().count
             if pending > 0 { try? await Task.sleep(for: .milliseconds(250)) }
         }
-        outcome.drainSeconds = SoakPlan.seconds(of: ContinuousClock.now - start)
+        outcome.drainSeconds = (ContinuousClock.now - start).timeInterval
         outcome.pendingAtEnd = pending
         outcome.deadLettered = try await queue.deadLetters().count
 

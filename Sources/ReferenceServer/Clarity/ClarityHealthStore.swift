@@ -1,4 +1,5 @@
 import ClarityCore
+import Courier
 import Foundation
 
 /// CLARITY's HealthKit uploads and health data, per user, in memory.

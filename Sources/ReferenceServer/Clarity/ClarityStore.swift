@@ -1,4 +1,5 @@
 import ClarityCore
+import Courier
 import Foundation
 
 /// The CLARITY analyses and insights the server holds, per user, in memory.
