@@ -66,8 +66,7 @@ struct URLSessionInjectedSessionTests {
 
     /// The server sends the head and then nothing: only the transport's deadline ends the call.
     @Test func aDeadlineThatPassesFailsTheCallWithTimedOut() async throws {
-        let server = try await StallingServer()
-        do {
+        try await withStallingServer { server in
             try await withInjectedSession { transport in
                 let context = RequestContext(endpoint: "test", options: RequestOptions(timeout: .seconds(1)))
                 let error = await #expect(throws: CourierError.self) {
@@ -77,16 +76,11 @@ struct URLSessionInjectedSessionTests {
                 #expect(error?.code == .timedOut)
                 #expect(transport.deadlines.count == 0)
             }
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test func cancellingTheCallerEndsTheCallWithCancelled() async throws {
-        let server = try await StallingServer()
-        do {
+        try await withStallingServer { server in
             try await withInjectedSession { transport in
                 let request = get(server.url, "/stall")
                 let call = Task {
@@ -97,10 +91,6 @@ struct URLSessionInjectedSessionTests {
                 let error = await #expect(throws: CourierError.self) { try await call.value }
                 #expect(error?.code == .cancelled)
             }
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 }

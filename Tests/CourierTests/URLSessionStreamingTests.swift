@@ -64,8 +64,7 @@ struct URLSessionStreamingTests {
     /// while the body waits. URLSession's own idle timeout is set past the deadline, so the
     /// message shows that the transport's timer ended it.
     @Test func aDeadlineThatPassesMidBodyFailsTheReadWithTimedOut() async throws {
-        let server = try await StallingServer()
-        do {
+        try await withStallingServer { server in
             try await withTransport(.urlSession) { transport in
                 let context = RequestContext(endpoint: "test", options: RequestOptions(timeout: .seconds(5 * testPatience)))
                 let (head, body) = try await transport.send(get(server.url, "/stall"), body: nil, context: context)
@@ -79,11 +78,7 @@ struct URLSessionStreamingTests {
                 #expect(error?.code == .timedOut)
                 #expect(error?.message == "the request did not finish before its deadline")
             }
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test func aFinishedRequestLeavesNoDeadlineBehind() async throws {
@@ -100,8 +95,7 @@ struct URLSessionStreamingTests {
     }
 
     @Test func cancellingTheReaderCancelsTheTransfer() async throws {
-        let server = try await StallingServer()
-        do {
+        try await withStallingServer { server in
             try await withTransport(.urlSession) { transport in
                 let (_, body) = try await transport.send(get(server.url, "/stall"), body: nil, context: RequestContext(endpoint: "test"))
                 let stream = try #require(body)
@@ -110,11 +104,7 @@ struct URLSessionStreamingTests {
                 let error = await #expect(throws: CourierError.self) { try await reader.value }
                 #expect(error?.code == .cancelled)
             }
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 }
 

@@ -51,3 +51,17 @@ final class StallingServer: Sendable {
         }
     }
 }
+
+/// Runs `body` with a ``StallingServer``, stopped afterwards whether `body` returned or threw.
+func withStallingServer<T>(_ body: (StallingServer) async throws -> T) async throws -> T {
+    let server = try await StallingServer()
+    let result: T
+    do {
+        result = try await body(server)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+    return result
+}
