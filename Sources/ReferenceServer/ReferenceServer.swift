@@ -1,4 +1,3 @@
-import Courier
 public import Foundation
 import Hummingbird
 import HummingbirdCore

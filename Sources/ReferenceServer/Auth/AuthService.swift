@@ -1,5 +1,4 @@
 import ClarityCore
-import Courier
 import Foundation
 
 /// Accounts, passwords and tokens: everything behind `/api/v1/auth` and the access check of `/api`.

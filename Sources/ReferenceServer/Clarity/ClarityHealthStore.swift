@@ -1,5 +1,4 @@
 import ClarityCore
-import Courier
 import Foundation
 
 /// CLARITY's HealthKit uploads and health data, per user, in memory.

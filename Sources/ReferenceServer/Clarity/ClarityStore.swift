@@ -1,5 +1,4 @@
 import ClarityCore
-import Courier
 import Foundation
 
 /// The CLARITY analyses and insights the server holds, per user, in memory.
