@@ -24,16 +24,19 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time; the diagnostic contenders (courier_ahc_transport_only, courier_ahc_core, raw_ahc_busy_5us … raw_ahc_busy_30us, courier_urlsession_own_session, raw_urlsession_same_headers, raw_urlsession_task_handler) run only when named here.")
     var contenders: String?
 
-    @Option(help: "Measure throughput against this server in another process (start it with `courier serve --debug-routes`) instead of the embedded one; only the throughput group runs, and its CPU figures are then the client process's alone.")
+    @Option(help: "Measure against this server in another process (start it with `courier serve --debug-routes`) instead of the embedded one; the throughput group runs (with `--only transfer` or `--only throughput,transfer`, the transfer group), and CPU figures are then the client process's alone.")
     var server: String?
+
+    /// The groups `--server` can measure: the others drive the embedded server directly.
+    static let groupsAgainstAServer: Set<String> = ["throughput", "transfer"]
 
     func validate() throws {
         guard let server else { return }
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme), url.host != nil else {
             throw ValidationError("--server needs an http or https URL, such as http://127.0.0.1:8080")
         }
-        if let only, only != "throughput" {
-            throw ValidationError("--server measures the throughput group only (the others drive the embedded server directly)")
+        if let only, !Set(only.split(separator: ",").map(String.init)).isSubset(of: Self.groupsAgainstAServer) {
+            throw ValidationError("--server measures the throughput and transfer groups only (the others drive the embedded server directly)")
         }
     }
 
@@ -61,7 +64,10 @@ struct BenchCommand: AsyncParsableCommand {
             }
             if groups.contains("queue") { try await QueueBenchmark(server: server, baseURL: url, quick: quick).run(into: &results) }
             if groups.contains("websocket") { try await WebSocketBenchmark(server: server, baseURL: url, quick: quick).run(into: &results) }
-            if groups.contains("transfer") { try await TransferBenchmark(baseURL: url, quick: quick).run(into: &results) }
+            if groups.contains("transfer") {
+                results.set("transfer.server", "embedded")
+                try await TransferBenchmark(baseURL: url, quick: quick, serverInProcess: true).run(into: &results)
+            }
             if groups.contains("compression") { try await CompressionBenchmark(baseURL: url, quick: quick).run(into: &results) }
         } catch {
             await server.stop()
@@ -71,7 +77,7 @@ struct BenchCommand: AsyncParsableCommand {
         try write(results)
     }
 
-    /// The throughput group against a server in another process.
+    /// The throughput group (or those of `--only` that can) against a server in another process.
     private func runAgainst(_ url: URL) async throws {
         print("benchmarking against \(url.absoluteString), in another process\(quick ? " (quick)" : "")")
         let probe = URLSession(configuration: .ephemeral)
@@ -81,10 +87,17 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("\(url.absoluteString)/debug/ping did not answer 200: start the server with `courier serve --debug-routes`")
         }
         var results = BenchResults()
-        results.set("throughput.server", "external")
-        try await ThroughputBenchmark(
-            baseURL: url, quick: quick, only: contenders.map { Set($0.split(separator: ",").map(String.init)) }, serverInProcess: false
-        ).run(into: &results)
+        let groups = Set((only ?? "throughput").split(separator: ",").map(String.init))
+        if groups.contains("throughput") {
+            results.set("throughput.server", "external")
+            try await ThroughputBenchmark(
+                baseURL: url, quick: quick, only: contenders.map { Set($0.split(separator: ",").map(String.init)) }, serverInProcess: false
+            ).run(into: &results)
+        }
+        if groups.contains("transfer") {
+            results.set("transfer.server", "external")
+            try await TransferBenchmark(baseURL: url, quick: quick, serverInProcess: false).run(into: &results)
+        }
         try write(results)
     }
 

@@ -18,15 +18,18 @@ import NIOCore
 ///
 /// Fair to both: Courier runs on raw's own `HTTPClient` (the same pool and event loops); the
 /// contenders take turns, round after round (alternating who goes first), after a warm-up
-/// round; the ratio to raw is the median of the rounds' ratios, beside the whole run's. The
-/// reference server runs in this process, so its work counts in the CPU time (user and
-/// system) reported beside each wall time. Memory is measured apart, one transfer per contender
+/// round; the ratio to raw is the median of the rounds' ratios, beside the whole run's. When
+/// the reference server runs in this process, its work counts in the CPU time (user and
+/// system) reported beside each wall time; against a server in another process (`--server`),
+/// that time is the client's alone. Memory is measured apart, one transfer per contender
 /// in a child process of its own (`courier bench-transfer-child`, against this process's
 /// server): the growth of its peak resident set (`VmHWM`) over the resident set before the
 /// transfer, so the figure is the client's alone. MB is 2^20 bytes.
 struct TransferBenchmark {
     let baseURL: URL
     let quick: Bool
+    /// Whether the server runs in this process, whose CPU time then includes the server's.
+    let serverInProcess: Bool
 
     private typealias Operation = @Sendable () async throws -> Void
 
@@ -66,7 +69,8 @@ struct TransferBenchmark {
         let client = Self.makeClient(baseURL: baseURL, transport: transport)
         let contenders = TransferContenders(baseURL: baseURL, raw: raw, client: client, folder: folder, source: source, bytes: bytes)
 
-        print("\ntransfer (\(bytes >> 20) MB file over loopback, \(rounds) rounds, MB = 2^20 bytes)")
+        let cpu = serverInProcess ? "CPU: this process, server included" : "CPU: this process, the client's alone"
+        print("\ntransfer (\(bytes >> 20) MB file over loopback, \(rounds) rounds, MB = 2^20 bytes, \(cpu))")
         do {
             let downloads = try await measure(rounds: rounds, bytes: bytes, [
                 ("raw_ahc", { try await contenders.rawDownload() }), ("courier", { try await contenders.courierDownload() }),
@@ -94,15 +98,25 @@ struct TransferBenchmark {
         let contenders = URLSessionTransferContenders.make(baseURL: baseURL, folder: folder, source: source, bytes: bytes)
         defer { contenders.invalidate() }
         print("  on URLSession:")
+        // Beside raw URLSession as the goal has it (no delegate, no progress), the diagnostic
+        // raw_urlsession_progress: raw URLSession reporting progress through a session
+        // delegate, which prices what URLSession charges any client for progress.
         let downloads = try await measure(rounds: rounds, bytes: bytes, [
-            ("raw_urlsession", { try await contenders.rawDownload() }), ("courier_urlsession", { try await contenders.courierDownload() }),
+            ("raw_urlsession", { try await contenders.rawDownload() }),
+            ("courier_urlsession", { try await contenders.courierDownload() }),
+            ("raw_urlsession_progress", { try await contenders.rawDownloadWithProgress() }),
         ])
         let uploads = try await measure(rounds: rounds, bytes: bytes, [
-            ("raw_urlsession", { try await contenders.rawUpload() }), ("courier_urlsession", { try await contenders.courierUpload() }),
+            ("raw_urlsession", { try await contenders.rawUpload() }),
+            ("courier_urlsession", { try await contenders.courierUpload() }),
+            ("raw_urlsession_progress", { try await contenders.rawUploadWithProgress() }),
         ])
         let pair = (raw: "raw_urlsession", courier: "courier_urlsession", prefix: "transfer.urlsession")
+        let progressPair = (raw: "raw_urlsession_progress", courier: "courier_urlsession", prefix: "transfer.urlsession.diagnostic_progress")
         record(downloads, kind: "download", bytes: bytes, contenders: pair, into: &results)
+        record(downloads, kind: "download", bytes: bytes, contenders: progressPair, printsTallies: false, into: &results)
         record(uploads, kind: "upload", bytes: bytes, contenders: pair, into: &results)
+        record(uploads, kind: "upload", bytes: bytes, contenders: progressPair, printsTallies: false, into: &results)
         let downloadSteps = try await contenders.courierDownload()
         let uploadSteps = try await contenders.courierUpload()
         results.set("transfer.urlsession.progress_events.download", downloadSteps)
@@ -141,12 +155,13 @@ struct TransferBenchmark {
         kind: String,
         bytes: Int,
         contenders pair: (raw: String, courier: String, prefix: String) = ("raw_ahc", "courier", "transfer"),
+        printsTallies: Bool = true,
         into results: inout BenchResults
     ) {
         func rate(_ tally: Tally) -> Double {
             tally.seconds > 0 ? Double(tally.transfers * bytes) / Double(1 << 20) / tally.seconds : 0
         }
-        for (name, tally) in tallies.sorted(by: { $0.key > $1.key }) {
+        for (name, tally) in tallies.sorted(by: { $0.key > $1.key }) where printsTallies {
             let prefix = "transfer.\(kind).\(name)"
             results.set("\(prefix).mb_per_s", Self.round1(rate(tally)))
             results.set("\(prefix).transfers", tally.transfers)

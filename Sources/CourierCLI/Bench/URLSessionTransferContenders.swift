@@ -14,6 +14,9 @@ import FoundationNetworking
 struct URLSessionTransferContenders: Sendable {
     let baseURL: URL
     let session: URLSession
+    /// Raw URLSession's session with a delegate that counts progress steps
+    /// (``RawURLSessionProgress``): the diagnostic contender.
+    let progressSession: URLSession
     let client: APIClient
     let folder: URL
     let source: URL
@@ -30,12 +33,17 @@ struct URLSessionTransferContenders: Sendable {
             transport: URLSessionTransport(configuration: .ephemeral)
         )
         let session = URLSession(configuration: .ephemeral)
-        return URLSessionTransferContenders(baseURL: baseURL, session: session, client: client, folder: folder, source: source, bytes: bytes)
+        let progressSession = RawURLSessionProgress.makeSession(configuration: .ephemeral)
+        return URLSessionTransferContenders(
+            baseURL: baseURL, session: session, progressSession: progressSession, client: client, folder: folder, source: source, bytes: bytes
+        )
     }
 
     /// The same contenders for another file and size, on the same sessions.
     func with(source: URL, bytes: Int) -> URLSessionTransferContenders {
-        URLSessionTransferContenders(baseURL: baseURL, session: session, client: client, folder: folder, source: source, bytes: bytes)
+        URLSessionTransferContenders(
+            baseURL: baseURL, session: session, progressSession: progressSession, client: client, folder: folder, source: source, bytes: bytes
+        )
     }
 
     // MARK: - Download
@@ -61,6 +69,18 @@ struct URLSessionTransferContenders: Sendable {
         }
         try TransferContenders.check(destination, bytes: bytes)
         try FileManager.default.removeItem(at: destination)
+    }
+
+    /// Raw URLSession with progress: a download task whose session delegate counts
+    /// `didWriteData` and moves the file into place; returns the progress steps.
+    @discardableResult
+    func rawDownloadWithProgress() async throws -> Int {
+        let destination = folder.appendingPathComponent("raw-us-progress-download.bin")
+        let url = URL(string: "\(baseURL.absoluteString)/debug/blobs/bench?size=\(bytes)")!
+        let steps = try await RawURLSessionProgress.download(url, to: destination, in: progressSession)
+        try TransferContenders.check(destination, bytes: bytes)
+        try FileManager.default.removeItem(at: destination)
+        return steps
     }
 
     /// Courier: `APIClient.download(_:to:)` on `URLSessionTransport`; returns the progress steps.
@@ -100,6 +120,16 @@ struct URLSessionTransferContenders: Sendable {
         guard received.bytes == bytes else { throw TransferContenders.Mismatch(description: "raw URLSession uploaded \(received.bytes) bytes") }
     }
 
+    /// Raw URLSession with progress: an upload task from the file whose session delegate
+    /// counts `didSendBodyData` and gathers the answer; returns the progress steps.
+    @discardableResult
+    func rawUploadWithProgress() async throws -> Int {
+        let url = URL(string: "\(baseURL.absoluteString)/debug/upload?digest=none")!
+        let (steps, received) = try await RawURLSessionProgress.upload(source, to: url, in: progressSession)
+        guard received == bytes else { throw TransferContenders.Mismatch(description: "raw URLSession with progress uploaded \(received) bytes") }
+        return steps
+    }
+
     /// Courier: `APIClient.upload(_:)` of `.file(_:)` on `URLSessionTransport`; returns the progress steps.
     @discardableResult
     func courierUpload() async throws -> Int {
@@ -116,8 +146,9 @@ struct URLSessionTransferContenders: Sendable {
         return await steps.value
     }
 
-    /// Ends both sessions.
+    /// Ends the raw sessions.
     func invalidate() {
         session.finishTasksAndInvalidate()
+        progressSession.finishTasksAndInvalidate()
     }
 }
