@@ -114,9 +114,9 @@ struct TransferBenchmark {
         let pair = (raw: "raw_urlsession", courier: "courier_urlsession", prefix: "transfer.urlsession")
         let progressPair = (raw: "raw_urlsession_progress", courier: "courier_urlsession", prefix: "transfer.urlsession.diagnostic_progress")
         record(downloads, kind: "download", bytes: bytes, contenders: pair, into: &results)
-        record(downloads, kind: "download", bytes: bytes, contenders: progressPair, printsTallies: false, into: &results)
+        record(downloads, kind: "download", bytes: bytes, contenders: progressPair, writesTallies: false, into: &results)
         record(uploads, kind: "upload", bytes: bytes, contenders: pair, into: &results)
-        record(uploads, kind: "upload", bytes: bytes, contenders: progressPair, printsTallies: false, into: &results)
+        record(uploads, kind: "upload", bytes: bytes, contenders: progressPair, writesTallies: false, into: &results)
         let downloadSteps = try await contenders.courierDownload()
         let uploadSteps = try await contenders.courierUpload()
         results.set("transfer.urlsession.progress_events.download", downloadSteps)
@@ -150,18 +150,20 @@ struct TransferBenchmark {
         return tallies
     }
 
+    /// Prints and writes each contender's totals (unless `writesTallies` is false: a second
+    /// pair from the same tallies), then the pair's ratio of Courier to raw.
     private func record(
         _ tallies: [String: Tally],
         kind: String,
         bytes: Int,
         contenders pair: (raw: String, courier: String, prefix: String) = ("raw_ahc", "courier", "transfer"),
-        printsTallies: Bool = true,
+        writesTallies: Bool = true,
         into results: inout BenchResults
     ) {
         func rate(_ tally: Tally) -> Double {
             tally.seconds > 0 ? Double(tally.transfers * bytes) / Double(1 << 20) / tally.seconds : 0
         }
-        for (name, tally) in tallies.sorted(by: { $0.key > $1.key }) where printsTallies {
+        for (name, tally) in tallies.sorted(by: { $0.key > $1.key }) where writesTallies {
             let prefix = "transfer.\(kind).\(name)"
             results.set("\(prefix).mb_per_s", Self.round1(rate(tally)))
             results.set("\(prefix).transfers", tally.transfers)
