@@ -115,7 +115,7 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         let length = response.expectedContentLength
         if let limit, !hasNoBody, length > Int64(limit) {
             complete(.failure(tooLarge("Content-Length \(length)")))
-            completionHandler(.cancel)
+            refuse(dataTask, completionHandler)
             return
         }
         // A compressed body's Content-Length counts the bytes before URLSession decodes them.
@@ -145,7 +145,7 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
             let error = CourierError(code: .invalidResponse, message: "the server sent a second response head for one request")
             previous?.finish(error)
             complete(.failure(error))
-            completionHandler(.cancel)
+            refuse(dataTask, completionHandler)
         }
     }
 
@@ -169,8 +169,19 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// swift-corelibs-foundation ignores a cancel from inside a data callback; from another
-    /// queue it stops the transfer.
+    /// Stops a task whose head was refused. swift-corelibs-foundation ignores the
+    /// disposition (the body would go on arriving, unread, to its end), so the task is also
+    /// cancelled.
+    private func refuse(_ task: URLSessionDataTask, _ completionHandler: @Sendable (URLSession.ResponseDisposition) -> Void) {
+        completionHandler(.cancel)
+        #if canImport(FoundationNetworking)
+        cancelFromAnotherQueue(task)
+        #endif
+    }
+
+    /// Cancels from another queue: swift-corelibs-foundation ignores a cancel from inside a
+    /// data callback, and its `cancel()` waits on the session's work queue, where the
+    /// transport's session runs its delegate calls (``InlineDelegateQueue``).
     private func cancelFromAnotherQueue(_ task: URLSessionDataTask) {
         DispatchQueue.global().async { task.cancel() }
     }

@@ -114,8 +114,9 @@ final class ResponseStream: Sendable {
     }
 
     private func cancelTask() {
-        // swift-corelibs-foundation ignores a cancel from inside a delegate callback; from
-        // another queue it stops the transfer.
+        // swift-corelibs-foundation ignores a cancel from inside a delegate callback, and its
+        // `cancel()` waits on the session's work queue, where the delegate calls run
+        // (`InlineDelegateQueue`); from another queue it stops the transfer.
         let task = self.task
         DispatchQueue.global().async { task.cancel() }
     }

@@ -51,6 +51,17 @@ import Security
 /// On Linux, swift-corelibs-foundation's URLSession is slower than AsyncHTTPClient and has
 /// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there.
 ///
+/// ## Delegate calls on Linux
+/// swift-corelibs-foundation hands each delegate call to the session's delegate
+/// `OperationQueue`, which runs it on another thread: three operations and three hand-overs
+/// between threads for a small JSON answer, one per chunk of a large body. A session the
+/// transport makes on Linux runs them instead where swift-corelibs-foundation submits them,
+/// on the session's serial work queue, in the same order: against `courier serve` in another
+/// process, that took the client's CPU per request at 32 in flight from 320 to 284 µs, and
+/// made sequential requests as fast as raw URLSession's `data(for:)`, which
+/// swift-corelibs-foundation completes that way itself. The transport's delegates never wait
+/// on that queue. An injected session keeps its own delegate queue.
+///
 /// URLSession does not follow redirects here: each task's delegate declines them, so the 3xx
 /// comes back and the client's `RedirectPolicy` applies, as on every transport
 /// (credentials and bodies stay with their origin, no https to http, the hop limit). This
@@ -85,6 +96,12 @@ import Security
 /// ``init(session:)`` is used as it is, with no policy on any platform.
 public final class URLSessionTransport: Transport {
     /// The session that runs the data tasks.
+    ///
+    /// On Linux, a session the transport made runs its delegate calls and completion handlers
+    /// on swift-corelibs-foundation's own work queue, where they cost least (see "Delegate
+    /// calls on Linux" above). A task you make on it yourself must not, from its completion
+    /// handler, make another task on this session or call `cancel()`, `suspend()` or
+    /// `resume()` on one: each waits on that queue. Hop to another queue or task first.
     public let session: URLSession
     /// Where the session's trust evaluator records refusals; `nil` when there is none.
     private let trustFailures: ServerTrustFailureLog?
@@ -116,7 +133,12 @@ public final class URLSessionTransport: Transport {
         #else
         let router = SessionDelegate()
         #endif
-        let session = URLSession(configuration: Self.withoutCache(configuration), delegate: router, delegateQueue: nil)
+        #if canImport(FoundationNetworking)
+        let queue: OperationQueue? = InlineDelegateQueue()
+        #else
+        let queue: OperationQueue? = nil
+        #endif
+        let session = URLSession(configuration: Self.withoutCache(configuration), delegate: router, delegateQueue: queue)
         self.init(session: session, trustFailures: nil, router: router)
     }
 

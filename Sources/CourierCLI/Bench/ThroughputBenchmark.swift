@@ -26,12 +26,18 @@ import NIOHTTP1
 /// Contenders that take Courier's cost apart, or calibrate what client-side work costs the
 /// ratio, run only when named: see ``ThroughputDiagnostics``.
 ///
-/// Courier on AsyncHTTPClient runs on the raw contender's own `HTTPClient`, as Courier on
-/// URLSession runs on the raw contender's session: the same pool and the same connections.
-/// With the server in the same process, which event loop a pooled connection lands on
-/// (beside its server end, or across from it) moves throughput by up to 40% between two
-/// identical raw clients, so contenders with pools of their own measure where their
-/// connections happened to land rather than the code between the caller and the engine.
+/// Courier on AsyncHTTPClient runs on the raw contender's own `HTTPClient`: the same pool and
+/// the same connections. With the server in the same process, which event loop a pooled
+/// connection lands on (beside its server end, or across from it) moves throughput by up to
+/// 40% between two identical raw clients, so contenders with pools of their own measure where
+/// their connections happened to land rather than the code between the caller and the engine.
+///
+/// Courier on URLSession runs as an app gets it by default, on `URLSessionTransport()`: a
+/// session of its own, ephemeral like raw's, whose delegate streams bodies and, on Linux,
+/// runs on swift-corelibs-foundation's work queue (see `URLSessionTransport`). No event
+/// loop of this process carries a URLSession connection, so the placement above does not
+/// apply to it. `courier_urlsession_shared_session`, a diagnostic, runs the transport on raw's
+/// session instead, as an app that injects its session gets it.
 struct ThroughputBenchmark {
     let baseURL: URL
     let quick: Bool
@@ -63,7 +69,9 @@ struct ThroughputBenchmark {
         let ahcTransport = AsyncHTTPClientTransport(client: rawClient)
         let session = URLSession(configuration: .ephemeral)
         let courierAHC = APIClient(baseURL: baseURL, transport: ahcTransport)
-        let courierURLSession = APIClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
+        // What `URLSessionTransport()` makes by default (see the type's documentation).
+        let urlSessionTransport = URLSessionTransport(configuration: .ephemeral)
+        let courierURLSession = APIClient(baseURL: baseURL, transport: urlSessionTransport)
         let courierBare = APIClient(
             configuration: ClientConfiguration(baseURL: baseURL, middleware: [], retryPolicy: .none),
             transport: ahcTransport
@@ -98,13 +106,12 @@ struct ThroughputBenchmark {
             ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
 
-        // Courier on a URLSessionTransport with a session of its own, as `URLSessionTransport()`
-        // makes by default (its delegate streams bodies; no URLCache), where the contender above
-        // shares the raw contender's session: a diagnostic, beside raw URLSession.
-        let ownSessionTransport = URLSessionTransport()
-        let courierOwnSession = APIClient(baseURL: baseURL, transport: ownSessionTransport)
+        // Courier on a URLSessionTransport injected with the raw contender's session, where the
+        // contender above has a session of its own: on Linux, each task then completes through
+        // a handler on that session's delegate `OperationQueue`. A diagnostic, beside raw URLSession.
+        let courierSharedSession = APIClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
         let urlSessionDiagnostics: [(String, Operation)] = [
-            ("courier_urlsession_own_session", { _ = try await courierOwnSession.value(for: pings.request(Ping.self)) }),
+            ("courier_urlsession_shared_session", { _ = try await courierSharedSession.value(for: pings.request(Ping.self)) }),
             // Raw URLSession sending the fields Courier's default chain sends (`Accept`,
             // `User-Agent`, `X-Request-ID`, `Accept-Encoding`), set in one step: what those
             // fields cost swift-corelibs-foundation, libcurl and the server.

@@ -7,7 +7,8 @@ import NIOPosix
 /// reading the body waits for bytes that never come, which is how a deadline that passes
 /// mid-body is tested without a timed sleep on either side.
 ///
-/// Binds `127.0.0.1:0`; ``stop()`` closes it and every connection.
+/// Binds `127.0.0.1:0`; ``stop()`` closes it and every connection. ``closedConnections``
+/// tells when a connection ends, which is how a test sees a client give up on a body.
 final class StallingServer: Sendable {
     /// The bytes sent after the head.
     static let sentBytes = 4 << 10
@@ -18,12 +19,16 @@ final class StallingServer: Sendable {
     private let channel: any Channel
     /// `http://127.0.0.1:PORT`.
     let url: URL
+    /// One element each time a connection closes (the client's end or the server's).
+    let closedConnections: AsyncStream<Void>
 
     init() async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let (closedConnections, closed) = AsyncStream.makeStream(of: Void.self)
+        self.closedConnections = closedConnections
         do {
             channel = try await ServerBootstrap(group: group)
-                .childChannelInitializer { channel in channel.pipeline.addHandler(Answer()) }
+                .childChannelInitializer { channel in channel.pipeline.addHandler(Answer(closed: closed)) }
                 .bind(host: "127.0.0.1", port: 0)
                 .get()
         } catch {
@@ -38,9 +43,21 @@ final class StallingServer: Sendable {
         try? await group.shutdownGracefully()
     }
 
-    /// Writes the head and the first bytes once the request's first bytes arrive.
+    /// Writes the head and the first bytes once the request's first bytes arrive; reports the
+    /// connection's end.
     private final class Answer: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
+
+        let closed: AsyncStream<Void>.Continuation
+
+        init(closed: AsyncStream<Void>.Continuation) {
+            self.closed = closed
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            closed.yield()
+            context.fireChannelInactive()
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(StallingServer.declaredBytes)\r\n\r\n"
