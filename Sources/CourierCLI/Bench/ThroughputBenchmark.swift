@@ -6,6 +6,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -110,8 +111,18 @@ struct ThroughputBenchmark {
         // contender above has a session of its own: on Linux, each task then completes through
         // a handler on that session's delegate `OperationQueue`. A diagnostic, beside raw URLSession.
         let courierSharedSession = APIClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
+        let scheme = baseURL.scheme ?? "http"
+        let authority = baseURL.port.map { "\(baseURL.host ?? "127.0.0.1"):\($0)" } ?? baseURL.host ?? "127.0.0.1"
         let urlSessionDiagnostics: [(String, Operation)] = [
             ("courier_urlsession_shared_session", { _ = try await courierSharedSession.value(for: pings.request(Ping.self)) }),
+            // The contender's transport on its own (its session, as `URLSessionTransport()`
+            // makes it), sent a hand-built `HTTPRequest`, the body decoded as raw's is: no
+            // client, no chain, none of the fields the chain adds.
+            ("courier_urlsession_transport_only", {
+                let request = HTTPRequest(method: .get, scheme: scheme, authority: authority, path: pings.pathAndQuery())
+                let (_, body) = try await urlSessionTransport.send(request, body: nil, context: RequestContext(endpoint: "bench.ping"))
+                _ = try decoder.decode(Ping.self, from: try await body?.collect(upTo: 1 << 20) ?? Data())
+            }),
             // Raw URLSession sending the fields Courier's default chain sends (`Accept`,
             // `User-Agent`, `X-Request-ID`, `Accept-Encoding`), set in one step: what those
             // fields cost swift-corelibs-foundation, libcurl and the server.
