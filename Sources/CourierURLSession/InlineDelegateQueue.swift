@@ -22,8 +22,9 @@ import FoundationNetworking
 /// Operations added as `Operation` objects (swift-corelibs-foundation adds none) run as an
 /// ordinary serial queue runs them.
 ///
-/// `@unchecked Sendable` as `OperationQueue` itself is in swift-corelibs-foundation; this
-/// subclass adds no state.
+/// `@unchecked Sendable` restates, as the compiler requires of a subclass, the conformance
+/// `OperationQueue` declares in swift-corelibs-foundation, whose state sits behind the queue's
+/// own lock; this subclass adds no stored state.
 final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
     override init() {
         super.init()

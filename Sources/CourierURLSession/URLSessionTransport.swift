@@ -40,7 +40,7 @@ import Security
 /// progress has a price any URLSession client with a delegate pays: for every chunk sent,
 /// swift-corelibs-foundation looks up the file's attributes (a `stat` and the owner's and
 /// group's names from `/etc/passwd` and `/etc/group`), which makes a large upload from a file
-/// take 1.5 to 1.7 times the CPU of one without a delegate (`courier bench --only transfer`,
+/// take 1.4 to 2 times the CPU of one without a delegate (`courier bench --only transfer`,
 /// `raw_urlsession_progress`); `AsyncHTTPClientTransport` does not pay it.
 ///
 /// The per-attempt deadline bounds the whole exchange, body included (URLSession's own
