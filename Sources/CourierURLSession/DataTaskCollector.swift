@@ -99,6 +99,28 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// swift-corelibs-foundation raised an HTTP authentication challenge, which it does once the
+    /// whole response has arrived (see ``AuthenticationChallenges``): that response is the
+    /// answer. A body still being gathered is handed on whole; a streaming one ends here.
+    func challenged() {
+        enum Step { case stream(ResponseStream), call((@Sendable (Outcome) -> Void)?, Data, URLResponse?) }
+        let step = state.withLock { state -> Step in
+            if let stream = state.stream { return .stream(stream) }
+            defer { state.finish = nil; state.data = Data() }
+            return .call(state.finish, state.data, state.response)
+        }
+        switch step {
+        case .stream(let stream):
+            stream.finish(nil)
+        case .call(let finish, let data, let response):
+            guard let response else {
+                finish?(.failure(CourierError(code: .invalidResponse, message: "URLSession asked for credentials before any response")))
+                return
+            }
+            finish?(.success(.whole(data, response)))
+        }
+    }
+
     private func tooLarge(_ detail: String) -> CourierError {
         CourierError(code: .responseTooLarge, message: "the response body is larger than the limit of \(limit ?? 0) bytes (\(detail))")
     }

@@ -83,8 +83,17 @@ enum DataTaskRunner {
                     let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                         if let token { deadlines.remove(token) }
                         let trustFailure = state.taskIdentifier.flatMap { trustFailures?.take(forTask: $0) }
+                        #if canImport(FoundationNetworking)
+                        // A 401 or 407 that `redirects` ended on an authentication challenge:
+                        // its head is the answer; its body is lost with the cancel.
+                        let challengedHead = state.taskIdentifier.flatMap { redirects.takeChallengedHead(forTask: $0) }
+                        #else
+                        let challengedHead: URLResponse? = nil
+                        #endif
                         if let trustFailure {
                             state.resume(throwing: trustFailure)
+                        } else if let challengedHead {
+                            state.resume(returning: .whole(Data(), challengedHead))
                         } else if let error {
                             state.resume(throwing: URLErrorMapping.map(error))
                         } else if let response {

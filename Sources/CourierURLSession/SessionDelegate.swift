@@ -39,6 +39,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
     #endif
 
+    #if canImport(FoundationNetworking)
+    /// A 401 or 407 asking for HTTP authentication: its response, already here whole, is the
+    /// call's answer (see ``AuthenticationChallenges``).
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        collector(for: task)?.challenged()
+        AuthenticationChallenges.decline(completionHandler)
+    }
+    #endif
+
     /// Routes a task's callbacks to `collector` until the task completes.
     func register(_ collector: DataTaskCollector, for taskIdentifier: Int) {
         collectors.withLock { $0[taskIdentifier] = collector }

@@ -67,6 +67,15 @@ import Security
 /// (credentials and bodies stay with their origin, no https to http, the hop limit). This
 /// holds for an injected session too.
 ///
+/// ## HTTP authentication
+/// A 401 or 407 that asks for HTTP authentication (`WWW-Authenticate: Basic`, for
+/// instance) comes back as an answer, as on every transport: Courier's `AuthStage`, not
+/// URLSession, decides what to send. On Linux, swift-corelibs-foundation holds such a task on
+/// an authentication challenge it never completes by itself (the call would wait for its
+/// deadline and fail with `timedOut`); the transport's delegates hand the response on and end
+/// the task instead. With an injected session on Linux the head comes back without its body,
+/// which swift-corelibs-foundation does not hand to a cancelled task's completion handler.
+///
 /// ## Caching
 /// Courier's cache (`ClientConfiguration.cache`) is the HTTP cache: RFC 9111's rules, kept
 /// apart for each signed-in user. A `URLCache` below it would answer some requests before

@@ -30,6 +30,7 @@ struct DebugRoutes: Sendable {
         }
         debug.get("redirect") { request, _ in try Self.redirect(request) }
         debug.get("private") { request, _ in try Self.privateEcho(request) }
+        debug.get("basic-auth") { request, _ in try Self.basicChallenge(request) }
         debug.post("redirect") { request, _ in try Self.redirect(request) }
         debug.put("redirect") { request, _ in try Self.redirect(request) }
     }
@@ -91,6 +92,19 @@ struct DebugRoutes: Sendable {
             status: .ok,
             headers: [.contentType: "application/json", .cacheControl: "private, max-age=60", .setCookie: "debug=1"],
             body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    /// `GET /debug/basic-auth?size=N`: 401 with `WWW-Authenticate: Basic realm="courier-debug"`,
+    /// as an ordinary origin guards a resource with HTTP authentication, and a JSON error body
+    /// whose message is `size` characters long (a few by default). No credential is ever
+    /// accepted: the route checks how a client hands on such an answer.
+    private static func basicChallenge(_ request: Request) throws -> Response {
+        let size = try QueryItems(rawQuery: request.uri.query).integer("size", default: 7, in: 0...(16 << 20))
+        return try Response.json(
+            APIErrorBody(message: String(repeating: "x", count: size), code: "unauthorized"),
+            status: .unauthorized,
+            headers: [.wwwAuthenticate: #"Basic realm="courier-debug""#]
         )
     }
 

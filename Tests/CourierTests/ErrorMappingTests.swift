@@ -23,6 +23,14 @@ struct ErrorMappingTests {
         #expect(error?.status?.code == status)
     }
 
+    @Test func theMessageNamesTheStatusWithItsReasonPhraseWhenThereIsOne() async {
+        // URLSession gives no reason phrase; AsyncHTTPClient gives the server's.
+        let bare = await error(for: .status(.init(code: 401)))
+        #expect(bare?.message == "the server answered 401")
+        let phrased = await error(for: .status(.unauthorized))
+        #expect(phrased?.message == "the server answered 401 Unauthorized")
+    }
+
     @Test func serverMessageAndCodeAreReadFromTheJSONErrorBody() async {
         let error = await error(for: .json(#"{"message":"name must not be empty","code":"validation_failed"}"#, status: .unprocessableContent))
         #expect(error?.serverMessage == "name must not be empty")

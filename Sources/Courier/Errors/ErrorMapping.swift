@@ -10,7 +10,10 @@ enum ErrorMapping {
         let serverError = ServerErrorBody.parse(body)
         var error = CourierError(
             code: code,
-            message: "the server answered \(response.status.code) \(response.status.reasonPhrase)"
+            // URLSession gives no reason phrase: then the code alone, with no trailing space.
+            message: response.status.reasonPhrase.isEmpty
+                ? "the server answered \(response.status.code)"
+                : "the server answered \(response.status.code) \(response.status.reasonPhrase)"
         )
         error.status = response.status
         error.headers = Redaction.redactedHeaders(response.headerFields)
