@@ -87,6 +87,19 @@ import Security
 /// injected session keeps its own `URLCache`, which may still store responses (nothing is
 /// read from it).
 ///
+/// ## Cookies
+/// The transport neither stores nor sends cookies by itself, as `AsyncHTTPClientTransport`
+/// does not: a `Cookie` field the request carries goes out as it is, and a response's
+/// `Set-Cookie` comes back in its head for the caller. URLSession would otherwise keep every
+/// cookie a server sets (in memory, for an ephemeral session) and add it to later requests to
+/// that server, outside Courier's rules: after one account signs out and another signs in on
+/// the same client, the first one's session cookie would go out with the second one's
+/// requests. So a session the transport makes has no cookie storage, and every request sets
+/// `httpShouldHandleCookies` to `false`, for an injected session. swift-corelibs-foundation
+/// ignores that request setting: on Linux, an injected session keeps and sends cookies as its
+/// configuration says (give it `httpCookieStorage = nil` and `httpShouldSetCookies = false`
+/// for the transport's behaviour).
+///
 /// ## TLS
 /// ``init(configuration:tls:)`` applies a `TLSPolicy`. On Apple platforms the
 /// transport makes its session with a delegate that evaluates each server's `SecTrust`
@@ -132,10 +145,9 @@ public final class URLSessionTransport: Transport {
 
     /// Makes a transport with a session of its own.
     ///
-    /// The session keeps no `URLCache` (see "Caching" above): it uses a copy of
-    /// `configuration` whose `urlCache` is `nil`; your object is left unchanged.
-    /// - Parameter configuration: The session's configuration; ephemeral (no cookies on disk)
-    ///   by default.
+    /// The session keeps no `URLCache` and no cookie storage (see "Caching" and "Cookies"
+    /// above): it uses a copy of `configuration` without them; your object is left unchanged.
+    /// - Parameter configuration: The session's configuration; ephemeral by default.
     public convenience init(configuration: URLSessionConfiguration = .ephemeral) {
         #if canImport(Security) && canImport(CryptoKit)
         let router = SessionDelegate(trustEvaluator: nil)
@@ -147,15 +159,19 @@ public final class URLSessionTransport: Transport {
         #else
         let queue: OperationQueue? = nil
         #endif
-        let session = URLSession(configuration: Self.withoutCache(configuration), delegate: router, delegateQueue: queue)
+        let session = URLSession(configuration: Self.withoutStores(configuration), delegate: router, delegateQueue: queue)
         self.init(session: session, trustFailures: nil, router: router)
     }
 
-    /// A copy of `configuration` with no `URLCache`, whose requests ignore any cached data.
-    static func withoutCache(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+    /// A copy of `configuration` with no `URLCache`, whose requests ignore any cached data,
+    /// and no cookie storage, which neither sets nor accepts cookies.
+    static func withoutStores(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copy.urlCache = nil
         copy.requestCachePolicy = .reloadIgnoringLocalCacheData
+        copy.httpCookieStorage = nil
+        copy.httpShouldSetCookies = false
+        copy.httpCookieAcceptPolicy = .never
         return copy
     }
 
@@ -191,7 +207,7 @@ public final class URLSessionTransport: Transport {
         let failures = ServerTrustFailureLog()
         let evaluator = try ServerTrustEvaluator(policy: tls, failures: failures)
         let router = SessionDelegate(trustEvaluator: evaluator)
-        let session = URLSession(configuration: Self.withoutCache(sessionConfiguration), delegate: router, delegateQueue: nil)
+        let session = URLSession(configuration: Self.withoutStores(sessionConfiguration), delegate: router, delegateQueue: nil)
         self.init(session: session, trustFailures: failures, router: router)
         #else
         if let unsupported = Self.unsupportedOnThisPlatform(tls) {
@@ -354,8 +370,11 @@ public final class URLSessionTransport: Transport {
         guard let target = request.absoluteURLString, let url = URL(string: target) else {
             throw CourierError(code: .invalidRequest, message: "the request's target is not a valid URL")
         }
-        // Never answered from a URLCache below the client (see "Caching").
+        // Never answered from a URLCache below the client (see "Caching"); no cookie added
+        // or kept by an injected session's storage (see "Cookies": Apple platforms honour
+        // this, swift-corelibs-foundation does not).
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+        urlRequest.httpShouldHandleCookies = false
         // GET is every URLRequest's method already; setting it again costs a case-insensitive
         // comparison with each of six method names in swift-corelibs-foundation.
         if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
