@@ -131,6 +131,12 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        // An informational head (103 Early Hints, a 100 Continue libcurl passes on) comes
+        // before the final one, which answers the call: let it go by.
+        if let status = (response as? HTTPURLResponse)?.statusCode, (100..<200).contains(status), status != 101 {
+            completionHandler(.allow)
+            return
+        }
         // A HEAD's, a 204's or a 304's Content-Length describes a body that does not come.
         let hasNoBody = dataTask.originalRequest?.httpMethod == "HEAD"
             || [204, 304].contains((response as? HTTPURLResponse)?.statusCode ?? 0)

@@ -200,6 +200,19 @@ private final class TaskState: Sendable {
     }
 }
 
+/// The texts of `NSURLErrorUnknown` failures, libcurl's and swift-corelibs-foundation's,
+/// that mean the response's head could not be read.
+enum ResponseParseFailure {
+    /// `CURLE_WRITE_ERROR` from the header callback (swift-corelibs-foundation refused a line),
+    /// a NUL byte, libcurl's "weird server reply", and the out-of-memory error libcurl gives for
+    /// a header line past its limit.
+    static let texts = ["Failed writing header", "Nul byte in header", "Weird server reply", "Header without colon", "Out of memory"]
+
+    static func matches(_ description: String) -> Bool {
+        texts.contains { description.hasPrefix($0) }
+    }
+}
+
 /// Maps `URLError` codes to `CourierError` codes.
 enum URLErrorMapping {
     static func map(_ error: any Error) -> any Error {
@@ -215,6 +228,10 @@ enum URLErrorMapping {
         case .networkConnectionLost: code = .connectionLost
         case .badServerResponse, .cannotParseResponse: code = .invalidResponse
         case .cannotDecodeRawData, .cannotDecodeContentData: code = .contentDecodingFailed
+        case .unsupportedURL where ["http", "https"].contains(urlError.failingURL?.scheme?.lowercased()):
+            // libcurl's CURLE_UNSUPPORTED_PROTOCOL for an http(s) URL is about the answer: not
+            // HTTP at all ("Received HTTP/0.9 when not allowed"), or a status line past 999.
+            code = .invalidResponse
         case .badURL, .unsupportedURL: code = .invalidRequest
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
@@ -230,6 +247,11 @@ enum URLErrorMapping {
             // ("Error while processing content unencoding: incorrect header check") or in a
             // coding libcurl does not know ("Unrecognized or bad HTTP Content or Transfer-Encoding").
             code = .contentDecodingFailed
+        case .unknown where ResponseParseFailure.matches(urlError.localizedDescription):
+            // …and a head libcurl or swift-corelibs-foundation could not read: a header line
+            // without a colon or with a NUL byte, a status line with no reason phrase after
+            // its code, a header too large to hold.
+            code = .invalidResponse
         case .unknown where urlError.localizedDescription.contains("SSL"):
             // swift-corelibs-foundation reports libcurl's TLS errors (such as "SSL certificate
             // problem: unable to get local issuer certificate") as NSURLErrorUnknown too.

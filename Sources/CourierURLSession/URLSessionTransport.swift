@@ -49,7 +49,18 @@ import Security
 /// request. Cancelling the calling task, or the task reading the body, cancels the data task.
 ///
 /// On Linux, swift-corelibs-foundation's URLSession is slower than AsyncHTTPClient and has
-/// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there.
+/// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there. Two more of its
+/// limits a server can reach, which the transport cannot work around:
+/// - A chunked response with trailer fields stops the process: swift-corelibs-foundation
+///   takes the trailer for a new head and fails a `fatalError` ("Transfer completed, but
+///   there's no response"), raw URLSession as much as Courier.
+/// - libcurl reads some malformed heads that AsyncHTTPClient refuses with
+///   `invalidResponse`: two `Content-Length` fields, `Content-Length` beside
+///   `Transfer-Encoding: chunked`, folded header lines.
+///
+/// Other odd answers are read as on AsyncHTTPClient: an informational head (103 Early Hints)
+/// is passed over for the final one, and a head that cannot be read (not HTTP, a status past
+/// 999, a header line without a colon or with a NUL byte) fails with `invalidResponse`.
 ///
 /// ## Delegate calls on Linux
 /// swift-corelibs-foundation hands each delegate call to the session's delegate
