@@ -56,7 +56,9 @@ import Security
 ///   there's no response"), raw URLSession as much as Courier.
 /// - libcurl reads some malformed heads that AsyncHTTPClient refuses with
 ///   `invalidResponse`: two `Content-Length` fields, `Content-Length` beside
-///   `Transfer-Encoding: chunked`, folded header lines.
+///   `Transfer-Encoding: chunked`, folded header lines. One AsyncHTTPClient reads, a status
+///   line that ends at its code with no space after it (`HTTP/1.1 200`), fails here with
+///   `invalidResponse`.
 ///
 /// Other odd answers are read as on AsyncHTTPClient: an informational head (103 Early Hints)
 /// is passed over for the final one, and a head that cannot be read (not HTTP, a status past
