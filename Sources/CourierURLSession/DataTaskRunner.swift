@@ -258,6 +258,8 @@ enum URLErrorMapping {
             code = .tlsFailure
         default: code = .transportFailed
         }
-        return CourierError(code: code, message: "URLSession failed: \(urlError.code.rawValue)", underlying: urlError)
+        let detail = "URLSession failed: \(urlError.code.rawValue)"
+        let message = code == .invalidResponse ? "the response was not valid HTTP (\(detail))" : detail
+        return CourierError(code: code, message: message, underlying: urlError)
     }
 }
