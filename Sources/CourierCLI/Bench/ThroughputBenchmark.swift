@@ -111,6 +111,15 @@ struct ThroughputBenchmark {
         // contender above has a session of its own: on Linux, each task then completes through
         // a handler on that session's delegate `OperationQueue`. A diagnostic, beside raw URLSession.
         let courierSharedSession = APIClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
+        // Raw URLSession on a session configured as `URLSessionTransport()` configures its own:
+        // no `URLCache` and no cookie storage, which the default raw contender keeps.
+        let storelessConfiguration = URLSessionConfiguration.ephemeral
+        storelessConfiguration.urlCache = nil
+        storelessConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        storelessConfiguration.httpCookieStorage = nil
+        storelessConfiguration.httpShouldSetCookies = false
+        storelessConfiguration.httpCookieAcceptPolicy = .never
+        let storelessSession = URLSession(configuration: storelessConfiguration)
         let scheme = baseURL.scheme ?? "http"
         let authority = baseURL.port.map { "\(baseURL.host ?? "127.0.0.1"):\($0)" } ?? baseURL.host ?? "127.0.0.1"
         let urlSessionDiagnostics: [(String, Operation)] = [
@@ -126,6 +135,13 @@ struct ThroughputBenchmark {
             // Raw URLSession sending the fields Courier's default chain sends (`Accept`,
             // `User-Agent`, `X-Request-ID`, `Accept-Encoding`), set in one step: what those
             // fields cost swift-corelibs-foundation, libcurl and the server.
+            // Raw `data(for:)` without the stores a default session keeps: what they cost
+            // swift-corelibs-foundation per request, and the engine beside Courier's transport
+            // with the same configuration.
+            ("raw_urlsession_no_stores", {
+                let (data, _) = try await storelessSession.data(for: URLRequest(url: URL(string: pings.urlString())!))
+                _ = try decoder.decode(Ping.self, from: data)
+            }),
             ("raw_urlsession_same_headers", {
                 var request = URLRequest(url: URL(string: pings.urlString())!)
                 request.allHTTPHeaderFields = [
@@ -159,7 +175,10 @@ struct ThroughputBenchmark {
             throw UnknownContender(name: unknown, known: known)
         }
         let contenders = allContenders.filter { only?.contains($0.0) ?? true } + diagnostics.filter { only?.contains($0.0) ?? false }
-        defer { session.invalidateAndCancel() }
+        defer {
+            session.invalidateAndCancel()
+            storelessSession.invalidateAndCancel()
+        }
         do {
             let sequentialCount = quick ? 1_000 : 5_000
             let concurrentCount = quick ? 4_000 : 20_000
