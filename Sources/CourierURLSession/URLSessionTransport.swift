@@ -64,6 +64,11 @@ import Security
 /// is passed over for the final one, and a head that cannot be read (not HTTP, a status past
 /// 999, a header line without a colon or with a NUL byte) fails with `invalidResponse`.
 ///
+/// On every platform, a field a response repeats comes back as one, its values joined with
+/// `, `: URLSession keeps the fields in a dictionary. Two `Set-Cookie` fields then read as
+/// one, which cannot be split again where an `Expires` date holds a comma;
+/// AsyncHTTPClient keeps them apart.
+///
 /// ## Delegate calls on Linux
 /// swift-corelibs-foundation hands each delegate call to the session's delegate
 /// `OperationQueue`, which runs it on another thread: three operations and three hand-overs
