@@ -49,11 +49,13 @@ import Security
 /// request. Cancelling the calling task, or the task reading the body, cancels the data task.
 ///
 /// On Linux, swift-corelibs-foundation's URLSession is slower than AsyncHTTPClient and has
-/// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there. Two more of its
-/// limits a server can reach, which the transport cannot work around:
+/// crashed under heavy concurrency; prefer `AsyncHTTPClientTransport` there. More of its
+/// limits, which the transport cannot work around:
 /// - A chunked response with trailer fields stops the process: swift-corelibs-foundation
 ///   takes the trailer for a new head and fails a `fatalError` ("Transfer completed, but
 ///   there's no response"), raw URLSession as much as Courier.
+/// - A URL whose host is an IPv6 literal (`http://[::1]:8080/`) fails with `invalidRequest`:
+///   swift-corelibs-foundation refuses it as a bad URL (`NSURLErrorBadURL`), raw URLSession too.
 /// - libcurl reads some malformed heads that AsyncHTTPClient refuses with
 ///   `invalidResponse`: two `Content-Length` fields, `Content-Length` beside
 ///   `Transfer-Encoding: chunked`, folded header lines. One AsyncHTTPClient reads, a status

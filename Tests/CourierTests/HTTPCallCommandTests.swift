@@ -34,6 +34,16 @@ struct HTTPCallCommandTests {
         return (status, captured)
     }
 
+    @Test(arguments: [
+        ("http://[::1]:8080/api/radars?x=1", "http://[::1]:8080"),
+        ("https://user:pw@Example.com:8443/a#f", "https://Example.com:8443"),
+        ("HTTP://127.0.0.1:5/", "http://127.0.0.1:5"),
+    ])
+    func theOriginOfAURLKeepsItsHostAsSpelledAndNothingAfterIt(url: String, origin: String) throws {
+        let plan = try HTTPCallPlan(method: .get, options: try HTTPCallOptions.parse([url]))
+        #expect(plan.origin.absoluteString == origin)
+    }
+
     @Test func theTokenLoginStoredForAnOriginGoesToThatOriginOnly() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-get-credentials-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -77,13 +77,18 @@ struct HTTPCallPlan {
     }
 
     init(method: HTTPRequest.Method, options: HTTPCallOptions, credentials: URL = HTTPCallPlan.defaultCredentialsFolder) throws {
-        guard let url = URL(string: options.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host else {
+        guard let url = URL(string: options.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw ValidationError("not an http(s) URL: \(options.url)")
         }
-        var components = URLComponents()
+        // The origin keeps the host as the URL spells it (an IPv6 literal with its brackets,
+        // which a host set again from `url.host` would lose), without anything after it.
         components.scheme = scheme
-        components.host = host
-        components.port = url.port
+        components.user = nil
+        components.password = nil
+        components.path = ""
+        components.query = nil
+        components.fragment = nil
         guard let origin = components.url else { throw ValidationError("not an http(s) URL: \(options.url)") }
         self.method = method
         self.options = options
