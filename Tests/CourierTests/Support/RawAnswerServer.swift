@@ -7,34 +7,22 @@ import NIOPosix
 /// is shown an odd or broken answer that a well-behaved server could not send.
 ///
 /// Binds `127.0.0.1:0`; ``stop()`` closes it and every connection.
-final class RawAnswerServer: Sendable {
-    private let group: MultiThreadedEventLoopGroup
-    private let channel: any Channel
+final class RawAnswerServer: StoppableTestServer {
+    private let listener: LoopbackChannel
     /// `http://127.0.0.1:PORT`.
-    let url: URL
+    var url: URL { listener.url }
 
     /// - Parameter answers: The bytes to answer with, by request path (the query ignored);
     ///   any other path gets a bare 404.
     init(answers: [String: [UInt8]]) async throws {
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        do {
-            channel = try await ServerBootstrap(group: group)
-                .childChannelInitializer { channel in
-                    // Added on the channel's loop, which then alone touches the handler's state.
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Answer(answers: answers)) }
-                }
-                .bind(host: "127.0.0.1", port: 0)
-                .get()
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
+        listener = try await LoopbackChannel { channel in
+            // Added on the channel's loop, which then alone touches the handler's state.
+            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Answer(answers: answers)) }
         }
-        url = URL(string: "http://127.0.0.1:\(channel.localAddress?.port ?? 0)")!
     }
 
     func stop() async {
-        try? await channel.close()
-        try? await group.shutdownGracefully()
+        await listener.close()
     }
 
     /// Reads the request head, writes the path's answer, and closes once it is written.
@@ -66,14 +54,5 @@ final class RawAnswerServer: Sendable {
 
 /// Runs `body` with a ``RawAnswerServer``, stopped afterwards whether `body` returned or threw.
 func withRawAnswerServer<T>(_ answers: [String: [UInt8]], _ body: (RawAnswerServer) async throws -> T) async throws -> T {
-    let server = try await RawAnswerServer(answers: answers)
-    let result: T
-    do {
-        result = try await body(server)
-    } catch {
-        await server.stop()
-        throw error
-    }
-    await server.stop()
-    return result
+    try await withStopping(try await RawAnswerServer(answers: answers), body)
 }

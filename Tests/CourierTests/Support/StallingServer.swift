@@ -9,38 +9,26 @@ import NIOPosix
 ///
 /// Binds `127.0.0.1:0`; ``stop()`` closes it and every connection. ``closedConnections``
 /// tells when a connection ends, which is how a test sees a client give up on a body.
-final class StallingServer: Sendable {
+final class StallingServer: StoppableTestServer {
     /// The bytes sent after the head.
     static let sentBytes = 4 << 10
     /// The `Content-Length` the head declares.
     static let declaredBytes = 1 << 20
 
-    private let group: MultiThreadedEventLoopGroup
-    private let channel: any Channel
+    private let listener: LoopbackChannel
     /// `http://127.0.0.1:PORT`.
-    let url: URL
+    var url: URL { listener.url }
     /// One element each time a connection closes (the client's end or the server's).
     let closedConnections: AsyncStream<Void>
 
     init() async throws {
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let (closedConnections, closed) = AsyncStream.makeStream(of: Void.self)
         self.closedConnections = closedConnections
-        do {
-            channel = try await ServerBootstrap(group: group)
-                .childChannelInitializer { channel in channel.pipeline.addHandler(Answer(closed: closed)) }
-                .bind(host: "127.0.0.1", port: 0)
-                .get()
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
-        }
-        url = URL(string: "http://127.0.0.1:\(channel.localAddress?.port ?? 0)")!
+        listener = try await LoopbackChannel { channel in channel.pipeline.addHandler(Answer(closed: closed)) }
     }
 
     func stop() async {
-        try? await channel.close()
-        try? await group.shutdownGracefully()
+        await listener.close()
     }
 
     /// Writes the head and the first bytes once the request's first bytes arrive; reports the
@@ -71,14 +59,5 @@ final class StallingServer: Sendable {
 
 /// Runs `body` with a ``StallingServer``, stopped afterwards whether `body` returned or threw.
 func withStallingServer<T>(_ body: (StallingServer) async throws -> T) async throws -> T {
-    let server = try await StallingServer()
-    let result: T
-    do {
-        result = try await body(server)
-    } catch {
-        await server.stop()
-        throw error
-    }
-    await server.stop()
-    return result
+    try await withStopping(try await StallingServer(), body)
 }
