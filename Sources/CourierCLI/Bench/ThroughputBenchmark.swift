@@ -37,8 +37,10 @@ import NIOHTTP1
 /// session of its own, ephemeral like raw's, whose delegate streams bodies and, on Linux,
 /// runs on swift-corelibs-foundation's work queue (see `URLSessionTransport`). No event
 /// loop of this process carries a URLSession connection, so the placement above does not
-/// apply to it. `courier_urlsession_shared_session`, a diagnostic, runs the transport on raw's
-/// session instead, as an app that injects its session gets it.
+/// apply to it. That session keeps no `URLCache` and no cookie storage, which raw's default
+/// session does and pays for on every request; `raw_urlsession_no_stores`, a diagnostic, is raw
+/// on a session configured the same way. `courier_urlsession_shared_session`, another, runs the
+/// transport on raw's session instead, as an app that injects its session gets it.
 struct ThroughputBenchmark {
     let baseURL: URL
     let quick: Bool
