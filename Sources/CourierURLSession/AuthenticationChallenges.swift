@@ -4,7 +4,7 @@ import FoundationNetworking
 
 /// How the transport answers an HTTP authentication challenge on Linux.
 ///
-/// For a 401 (or 407) whose `WWW-Authenticate` names a scheme libcurl knows, such as Basic or
+/// For a 401 whose `WWW-Authenticate` names a scheme libcurl knows, such as Basic or
 /// Digest, swift-corelibs-foundation raises an authentication challenge once the whole
 /// response (head and body) has reached the delegate. Answered with default handling and no
 /// credential, it never completes the task: the call would wait for its deadline and fail

@@ -131,15 +131,16 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode ?? 0
         // An informational head (103 Early Hints, a 100 Continue libcurl passes on) comes
         // before the final one, which answers the call: let it go by.
-        if let status = (response as? HTTPURLResponse)?.statusCode, (100..<200).contains(status), status != 101 {
+        if (100..<200).contains(status), status != 101 {
             completionHandler(.allow)
             return
         }
         // A HEAD's, a 204's or a 304's Content-Length describes a body that does not come.
-        let hasNoBody = dataTask.originalRequest?.httpMethod == "HEAD"
-            || [204, 304].contains((response as? HTTPURLResponse)?.statusCode ?? 0)
+        let hasNoBody = dataTask.originalRequest?.httpMethod == "HEAD" || status == 204 || status == 304
         let length = response.expectedContentLength
         if let limit, !hasNoBody, length > Int64(limit) {
             complete(.failure(tooLarge("Content-Length \(length)")))
@@ -147,7 +148,7 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
             return
         }
         // A compressed body's Content-Length counts the bytes before URLSession decodes them.
-        let encoded = ((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")).map {
+        let encoded = http?.value(forHTTPHeaderField: "Content-Encoding").map {
             !$0.isEmpty && $0.lowercased() != "identity"
         } ?? false
         let gathers = hasNoBody || (!encoded && length >= 0 && length <= Int64(URLSessionTransport.eagerBodyLimit))
@@ -190,10 +191,10 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         case .none:
             return
         case .streamed(let stream):
-            if !stream.append(data) { cancelFromAnotherQueue(dataTask) }
+            if !stream.append(data) { dataTask.cancelFromAnotherQueue() }
         case .exceeded:
             complete(.failure(tooLarge("it grew past the limit as it arrived")))
-            cancelFromAnotherQueue(dataTask)
+            dataTask.cancelFromAnotherQueue()
         }
     }
 
@@ -203,15 +204,8 @@ final class DataTaskCollector: NSObject, URLSessionDataDelegate, Sendable {
     private func refuse(_ task: URLSessionDataTask, _ completionHandler: @Sendable (URLSession.ResponseDisposition) -> Void) {
         completionHandler(.cancel)
         #if canImport(FoundationNetworking)
-        cancelFromAnotherQueue(task)
+        task.cancelFromAnotherQueue()
         #endif
-    }
-
-    /// Cancels from another queue: swift-corelibs-foundation ignores a cancel from inside a
-    /// data callback, and its `cancel()` waits on the session's work queue, where the
-    /// transport's session runs its delegate calls (``InlineDelegateQueue``).
-    private func cancelFromAnotherQueue(_ task: URLSessionDataTask) {
-        DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(

@@ -84,7 +84,7 @@ enum DataTaskRunner {
                         if let token { deadlines.remove(token) }
                         let trustFailure = state.taskIdentifier.flatMap { trustFailures?.take(forTask: $0) }
                         #if canImport(FoundationNetworking)
-                        // A 401 or 407 that `redirects` ended on an authentication challenge:
+                        // A 401 that `redirects` ended on an authentication challenge:
                         // its head is the answer; its body is lost with the cancel.
                         let challengedHead = state.taskIdentifier.flatMap { redirects.takeChallengedHead(forTask: $0) }
                         #else

@@ -110,15 +110,7 @@ final class ResponseStream: Sendable {
     /// Ends the body with `error` and stops the task: the deadline passed, the reader was
     /// cancelled, or nobody holds the body any more.
     func abort(_ error: CourierError) {
-        if finish(error) { cancelTask() }
-    }
-
-    private func cancelTask() {
-        // swift-corelibs-foundation ignores a cancel from inside a delegate callback, and its
-        // `cancel()` waits on the session's work queue, where the delegate calls run
-        // (`InlineDelegateQueue`); from another queue it stops the transfer.
-        let task = self.task
-        DispatchQueue.global().async { task.cancel() }
+        if finish(error) { task.cancelFromAnotherQueue() }
     }
 
     private func discardBuffer(_ state: inout State) {

@@ -40,7 +40,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     #endif
 
     #if canImport(FoundationNetworking)
-    /// A 401 or 407 asking for HTTP authentication: its response, already here whole, is the
+    /// A 401 asking for HTTP authentication: its response, already here whole, is the
     /// call's answer (see ``AuthenticationChallenges``).
     func urlSession(
         _ session: URLSession,

@@ -88,7 +88,7 @@ import Security
 /// holds for an injected session too.
 ///
 /// ## HTTP authentication
-/// A 401 or 407 that asks for HTTP authentication (`WWW-Authenticate: Basic`, for
+/// A 401 that asks for HTTP authentication (`WWW-Authenticate: Basic`, for
 /// instance) comes back as an answer, as on every transport: Courier's `AuthStage`, not
 /// URLSession, decides what to send. On Linux, swift-corelibs-foundation holds such a task on
 /// an authentication challenge it never completes by itself (the call would wait for its
@@ -184,8 +184,9 @@ public final class URLSessionTransport: Transport {
     }
 
     /// A copy of `configuration` with no `URLCache`, whose requests ignore any cached data,
-    /// and no cookie storage, which neither sets nor accepts cookies.
-    static func withoutStores(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+    /// and no cookie storage, which neither sets nor accepts cookies: what a session the
+    /// transport makes runs on (the bench's `raw_urlsession_no_stores` uses it too).
+    package static func withoutStores(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copy.urlCache = nil
         copy.requestCachePolicy = .reloadIgnoringLocalCacheData

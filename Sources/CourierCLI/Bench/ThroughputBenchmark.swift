@@ -115,13 +115,7 @@ struct ThroughputBenchmark {
         let courierSharedSession = APIClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
         // Raw URLSession on a session configured as `URLSessionTransport()` configures its own:
         // no `URLCache` and no cookie storage, which the default raw contender keeps.
-        let storelessConfiguration = URLSessionConfiguration.ephemeral
-        storelessConfiguration.urlCache = nil
-        storelessConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        storelessConfiguration.httpCookieStorage = nil
-        storelessConfiguration.httpShouldSetCookies = false
-        storelessConfiguration.httpCookieAcceptPolicy = .never
-        let storelessSession = URLSession(configuration: storelessConfiguration)
+        let storelessSession = URLSession(configuration: URLSessionTransport.withoutStores(.ephemeral))
         let scheme = baseURL.scheme ?? "http"
         let authority = baseURL.port.map { "\(baseURL.host ?? "127.0.0.1"):\($0)" } ?? baseURL.host ?? "127.0.0.1"
         let urlSessionDiagnostics: [(String, Operation)] = [
