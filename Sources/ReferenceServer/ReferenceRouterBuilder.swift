@@ -62,7 +62,7 @@ struct ReferenceRouterBuilder: Sendable {
             DebugEncodedRoutes().register(on: debug)
             DebugBlobRoutes(catalog: blobs).register(on: debug)
             DebugUploadRoutes().register(on: debug)
-            DebugFaultRoutes(faults: faults, counter: counter).register(on: debug)
+            DebugFaultRoutes(faults: faults, bodyFaults: bodyFaults, counter: counter).register(on: debug)
             DebugAuthRoutes(auth: auth).register(on: debug)
             DebugRealtimeRoutes(hub: realtime).register(on: debug)
         }

@@ -133,7 +133,13 @@ struct ReferenceServerFaultTests {
         }
     }
 
-    @Test("the HTTP control API scripts faults, reads counts, expires tokens and gives verification tokens")
+    /// The answer to a scripted body cut.
+    private struct ScriptedCut: Decodable, Equatable {
+        var path: String
+        var remaining: Int
+    }
+
+    @Test("the HTTP control API scripts faults and body cuts, reads counts, expires tokens and gives verification tokens")
     func httpControlAPI() async throws {
         try await ServerUnderTest.run { server in
             let token = try await server.demoAccessToken()
@@ -151,6 +157,16 @@ struct ReferenceServerFaultTests {
             #expect(try await server.send("GET", "/debug/ping").header("Retry-After") == "7")
             let unknownFault = #"{"path": "/debug/ping", "fault": "explode"}"#
             #expect(try await server.send("POST", "/debug/faults", body: Data(unknownFault.utf8)).status == 422)
+
+            let cut = #"{"path": "/debug/blobs/cut", "afterBodyBytes": 16, "count": 2}"#
+            let cutScripted = try await server.send("POST", "/debug/body-faults", body: Data(cut.utf8))
+            #expect(cutScripted.status == 201)
+            #expect(try cutScripted.decode(ScriptedCut.self) == ScriptedCut(path: "/debug/blobs/cut", remaining: 2))
+            #expect(server.server.bodyFaults.remaining(path: "/debug/blobs/cut") == 2)
+            let negative = #"{"path": "/debug/blobs/cut", "afterBodyBytes": -1}"#
+            #expect(try await server.send("POST", "/debug/body-faults", body: Data(negative.utf8)).status == 422)
+            #expect(try await server.send("DELETE", "/debug/body-faults").status == 204)
+            #expect(server.server.bodyFaults.remaining(path: "/debug/blobs/cut") == 0)
 
             #expect(try await server.send("POST", "/debug/auth/expire-tokens").status == 204)
             #expect(try await server.send("GET", "/api/radars", token: token).errorBody().code == "token_expired")

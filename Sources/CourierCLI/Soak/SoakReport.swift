@@ -8,10 +8,11 @@ import Foundation
 /// `CourierError` (`untyped_errors`), or when an upload's receipt did not match what was sent.
 ///
 /// Slopes are least-squares fits over the samples after the warm-up (the first 20% of the
-/// run or 30 s, whichever is shorter). The RSS is the whole process's, the in-process
-/// reference server included: it keeps every radar the keyed writes create, each write's
+/// run or 30 s, whichever is shorter). The RSS is the whole process's. With the embedded
+/// server, that includes the server: it keeps every radar the keyed writes create, each write's
 /// idempotent response (up to 10,000) and the watched radar's recent updates, so part of a
-/// positive RSS slope is the server's by design; writes are paced to keep it small.
+/// positive RSS slope is the server's by design; writes are paced to keep it small. With
+/// `--server`, the server runs in another process and the figures are the client's alone.
 struct SoakReport {
     /// A point of a fit: minutes since the start, and the value.
     private struct Point {
@@ -20,6 +21,8 @@ struct SoakReport {
     }
 
     let plan: SoakPlan
+    /// Whether the server ran in the soak's process (its memory is then in the RSS figures).
+    let serverInProcess: Bool
     /// How long the traffic actually ran, in seconds.
     let elapsedSeconds: Double
     let tally: SoakTally.Snapshot
@@ -114,7 +117,7 @@ struct SoakReport {
         for example in tally.untypedExamples { print("    untyped: \(example)") }
         if tally.uploadMismatches > 0 { print("  uploads whose receipt did not match: \(tally.uploadMismatches)") }
         let warmUp = "after a \(Self.format(plan.warmUpSeconds, 0)) s warm-up"
-        print("  rss \(Self.mb(rssStart)) → \(Self.mb(rssEnd)), slope \(Self.signed(rssSlope, 3)) MB/min \(warmUp) (whole process, the in-process server included)")
+        print("  rss \(Self.mb(rssStart)) → \(Self.mb(rssEnd)), slope \(Self.signed(rssSlope, 3)) MB/min \(warmUp) (\(serverInProcess ? "whole process, the in-process server included" : "the client process alone"))")
         print("  fds \(fdsStart.map(String.init) ?? "n/a") → \(fdsEnd.map(String.init) ?? "n/a"), slope \(Self.signed(fdsSlope, 2))/min; threads \(samples.first?.threads.map(String.init) ?? "n/a") → \(samples.last?.threads.map(String.init) ?? "n/a")")
         print("  live tasks: not available (Swift has no public count); soak operations in flight at most \(samples.map(\.operationsInFlight).max() ?? 0)")
         print(failed ? "✘ soak failed: duplicates, lost writes, untyped errors or upload mismatches" : "✔ soak passed")
@@ -124,6 +127,7 @@ struct SoakReport {
     func write(to url: URL) throws {
         var results = BenchResults()
         results.set("soak.minutes", plan.minutes)
+        results.set("soak.server_in_process", serverInProcess)
         results.set("soak.elapsed_minutes", Self.rounded(elapsedSeconds / 60, 3))
         results.set("soak.requests", tally.requests)
         for operation in SoakTally.Operation.allCases {

@@ -3,7 +3,6 @@ import CourierAsyncHTTPClient
 import Foundation
 import RadarAPI
 import RadarCore
-import ReferenceServer
 
 /// One soak, from sign-in to the report, against a server that is already listening.
 ///
@@ -12,9 +11,14 @@ import ReferenceServer
 /// is closed (on every path: nothing in the group throws), the faults are cleared, the
 /// network path is brought back, and ``SoakVerification`` drains the queue and counts what
 /// the server holds. The caller owns the transport, the server and the folder.
+///
+/// The server is the reference server, in this process or another one; ``faultControls`` scripts it
+/// either way.
 struct SoakRun {
     let plan: SoakPlan
-    let server: ReferenceServer
+    let faultControls: any SoakFaultControls
+    /// Whether the server runs in this process (its memory is then in the RSS figures).
+    let serverInProcess: Bool
     let baseURL: URL
     let transport: AsyncHTTPClientTransport
     /// Where the offline queue's database goes.
@@ -35,7 +39,7 @@ struct SoakRun {
             writeSlots: SoakTraffic.WriteSlots(interval: plan.writeInterval), pause: plan.pause
         )
         let faults = SoakFaults(
-            server: server, network: session.network, plainReadPaths: traffic.plainReadPaths,
+            controls: faultControls, network: session.network, plainReadPaths: traffic.plainReadPaths,
             period: plan.faultPeriod, outageLength: plan.outageLength, tally: tally
         )
         let sampler = SoakResourceSampler(tally: tally)
@@ -60,14 +64,15 @@ struct SoakRun {
         let elapsed = (ContinuousClock.now - start).timeInterval
 
         session.network.comeBack()
-        server.faults.clear()
-        server.bodyFaults.clear()
+        // Best effort: what is left scripted can only fail reads the verification retries.
+        try? await faultControls.clear()
         print("  traffic stopped; draining the offline queue and listing what the server holds")
         let verification = try await SoakVerification(
             radar: radar, queue: session.queue, namePrefix: traffic.namePrefix, drainLimit: plan.drainLimit
         ).run()
         return SoakReport(
             plan: plan,
+            serverInProcess: serverInProcess,
             elapsedSeconds: elapsed,
             tally: tally.snapshot(),
             samples: sampler.all,
