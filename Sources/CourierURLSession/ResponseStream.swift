@@ -16,7 +16,9 @@ import Synchronization
 /// task is suspended, and resumed once the reader has brought them down to ``lowWaterBytes``.
 /// swift-corelibs-foundation traps when a running data task is suspended
 /// (`_NativeProtocol.stopLoading`), so on Linux the buffer is not bounded by the reader: it
-/// holds what arrives faster than it is read.
+/// holds what arrives faster than it is read. Waiting for the reader in the delegate call is no
+/// way out there: swift-corelibs-foundation runs every session's work on one serial queue, so
+/// that wait would stall every URLSession task in the process.
 ///
 /// `Sendable` without `@unchecked`: a `final class` whose mutable state sits in one `Mutex`.
 final class ResponseStream: Sendable {

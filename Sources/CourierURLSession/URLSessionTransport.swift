@@ -82,6 +82,12 @@ import Security
 /// swift-corelibs-foundation completes that way itself. The transport's delegates never wait
 /// on that queue. An injected session keeps its own delegate queue.
 ///
+/// They must not wait: swift-corelibs-foundation runs the work of every session in the process
+/// on one serial queue, so a delegate call that waits stalls every session's tasks (making a
+/// task on another session waits too). For the same reason, a session of its own per download
+/// would not let a slow file writer hold libcurl back on Linux: that is why the unread chunks
+/// of a body there are held rather than waited on (see "Bodies").
+///
 /// URLSession does not follow redirects here: each task's delegate declines them, so the 3xx
 /// comes back and the client's `RedirectPolicy` applies, as on every transport
 /// (credentials and bodies stay with their origin, no https to http, the hop limit). This
