@@ -12,8 +12,8 @@ import RadarCore
 /// network path is brought back, and ``SoakVerification`` drains the queue and counts what
 /// the server holds. The caller owns the transport, the server and the folder.
 ///
-/// The server is the reference server, in this process or another one; ``faultControls`` scripts it
-/// either way.
+/// The server is the reference server, in this process or another one; ``faultControls``
+/// scripts it either way.
 struct SoakRun {
     let plan: SoakPlan
     let faultControls: any SoakFaultControls
@@ -64,7 +64,8 @@ struct SoakRun {
         let elapsed = (ContinuousClock.now - start).timeInterval
 
         session.network.comeBack()
-        // Best effort: what is left scripted can only fail reads the verification retries.
+        // Best effort: a clear that fails (a server in another process out of reach) leaves
+        // faults that can only fail the verification's reads, whose error then ends the soak.
         try? await faultControls.clear()
         print("  traffic stopped; draining the offline queue and listing what the server holds")
         let verification = try await SoakVerification(
