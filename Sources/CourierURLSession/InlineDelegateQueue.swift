@@ -13,11 +13,12 @@ import FoundationNetworking
 /// --only throughput --server URL`). Run inline, the calls keep the order the work queue gives
 /// them, as a serial queue would.
 ///
-/// What this asks of the code that runs there: nothing that waits, and nothing that waits on
-/// the session's work queue (which every session in the process shares: a delegate call that
-/// waits stalls them all). swift-corelibs-foundation's `URLSessionTask.cancel()`, `suspend()` and `resume()`,
-/// and making a task on the session, each do a synchronous dispatch onto that queue, which
-/// would deadlock. The transport's delegates cancel from another queue, and report progress
+/// What this asks of the code that runs there: nothing that waits (swift-corelibs-foundation
+/// runs the work of every session in the process on one serial queue, so a delegate call that
+/// waits stalls them all), and above all nothing that waits on the session's work queue.
+/// swift-corelibs-foundation's `URLSessionTask.cancel()`, `suspend()` and `resume()`, and
+/// making a task on the session, each do a synchronous dispatch onto that queue, which would
+/// deadlock. The transport's delegates cancel from another queue, and report progress
 /// through an `AsyncStream`, so no caller's code runs on the work queue.
 ///
 /// Operations added as `Operation` objects (swift-corelibs-foundation adds none) run as an
