@@ -49,16 +49,28 @@ struct FaultInjectionRequest: Decodable, Sendable {
     /// The number of requests to fault, checked.
     /// - Throws: ``APIError`` 422 when it is out of range.
     func validatedCount() throws -> Int {
-        let count = count ?? 1
-        guard (1...Self.maximumCount).contains(count) else {
-            throw APIError.validationFailed("count must be between 1 and \(Self.maximumCount), got \(count)")
-        }
-        return count
+        try Self.validatedCount(count)
     }
 
     /// The path, checked.
     /// - Throws: ``APIError`` 422 when it does not start with `/` or carries a query.
     func validatedPath() throws -> String {
+        try Self.validatedPath(path)
+    }
+
+    /// A scripted request count (absent for 1), checked; for every fault script over HTTP.
+    /// - Throws: ``APIError`` 422 when it is out of range.
+    static func validatedCount(_ count: Int?) throws -> Int {
+        let count = count ?? 1
+        guard (1...maximumCount).contains(count) else {
+            throw APIError.validationFailed("count must be between 1 and \(maximumCount), got \(count)")
+        }
+        return count
+    }
+
+    /// A scripted path, checked; for every fault script over HTTP.
+    /// - Throws: ``APIError`` 422 when it does not start with `/` or carries a query.
+    static func validatedPath(_ path: String) throws -> String {
         guard path.hasPrefix("/"), !path.contains("?") else {
             throw APIError.validationFailed("path must start with / and carry no query, got \"\(path)\"")
         }

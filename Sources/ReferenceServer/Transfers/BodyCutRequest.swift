@@ -12,13 +12,10 @@ struct BodyCutRequest: Decodable, Sendable {
     /// How many responses are cut; absent for 1.
     var count: Int?
 
-    /// The path, checked.
+    /// The path, checked as ``FaultInjectionRequest`` checks its own.
     /// - Throws: ``APIError`` 422 when it does not start with `/` or carries a query.
     func validatedPath() throws -> String {
-        guard path.hasPrefix("/"), !path.contains("?") else {
-            throw APIError.validationFailed("path must start with / and carry no query, got \"\(path)\"")
-        }
-        return path
+        try FaultInjectionRequest.validatedPath(path)
     }
 
     /// The byte count, checked.
@@ -30,13 +27,9 @@ struct BodyCutRequest: Decodable, Sendable {
         return afterBodyBytes
     }
 
-    /// The number of responses to cut, checked.
+    /// The number of responses to cut, checked as ``FaultInjectionRequest`` checks its own.
     /// - Throws: ``APIError`` 422 when it is out of range.
     func validatedCount() throws -> Int {
-        let count = count ?? 1
-        guard (1...FaultInjectionRequest.maximumCount).contains(count) else {
-            throw APIError.validationFailed("count must be between 1 and \(FaultInjectionRequest.maximumCount), got \(count)")
-        }
-        return count
+        try FaultInjectionRequest.validatedCount(count)
     }
 }
