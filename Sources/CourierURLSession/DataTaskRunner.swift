@@ -23,8 +23,9 @@ enum DataTaskRunner {
     /// Runs the request.
     /// - Parameters:
     ///   - request: The request.
-    ///   - file: The file to upload as the body, from disk; `nil` when the body, if any, is in
-    ///     the request.
+    ///   - file: The file an upload task sends from disk as the body; `nil` when the body, if
+    ///     any, is in the request (its bytes, or on Linux a stream of the file's).
+    ///   - sentBytes: Told the running total of body bytes sent, or `nil`.
     ///   - session: The session that runs it.
     ///   - router: The session's delegate, when the transport made the session.
     ///   - limit: The most body bytes to hold, or `nil`.
@@ -37,7 +38,8 @@ enum DataTaskRunner {
     /// - Throws: A `CourierError`.
     static func run(
         _ request: URLRequest,
-        uploading file: HTTPBody.FileSource? = nil,
+        uploading file: URL? = nil,
+        sentBytes: (@Sendable (Int64) -> Void)? = nil,
         in session: URLSession,
         router: SessionDelegate?,
         limit: Int?,
@@ -59,10 +61,10 @@ enum DataTaskRunner {
                 let gathersAsItArrives = true
                 #endif
                 if gathersAsItArrives {
-                    let collector = DataTaskCollector(limit: limit, trustFailures: trustFailures, sentBytes: file?.sentBytes) {
+                    let collector = DataTaskCollector(limit: limit, trustFailures: trustFailures, sentBytes: sentBytes) {
                         continuation.resume(with: $0)
                     }
-                    task = file.map { session.uploadTask(with: request, fromFile: $0.url) } ?? session.dataTask(with: request)
+                    task = file.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
                     if let router {
                         router.register(collector, for: task.taskIdentifier)
                     } else {
@@ -110,7 +112,7 @@ enum DataTaskRunner {
                         }
                     }
                     if let file {
-                        task = session.uploadTask(with: request, fromFile: file.url, completionHandler: completion)
+                        task = session.uploadTask(with: request, fromFile: file, completionHandler: completion)
                     } else {
                         task = session.dataTask(with: request, completionHandler: completion)
                     }

@@ -32,16 +32,20 @@ import Security
 /// only to a session's delegate, so with an injected session there the body is read whole
 /// before the limit is checked.
 ///
-/// A file body (`RequestBody.file(_:contentType:chunkSize:)`) is uploaded from disk
-/// by an upload task, with progress from URLSession's `didSendBodyData` (with an injected
-/// session on Linux, which gets no delegate calls, progress comes all at once at the end). Other streamed
-/// request bodies (a multipart form, a body of your own chunks) are gathered in memory before
-/// the task starts; use `AsyncHTTPClientTransport` where those must stream. On Linux, that
-/// progress has a price any URLSession client with a delegate pays: for every chunk sent,
-/// swift-corelibs-foundation looks up the file's attributes (a `stat` and the owner's and
-/// group's names from `/etc/passwd` and `/etc/group`), which makes a large upload from a file
-/// take 1.4 to 2 times the CPU of one without a delegate (`courier bench --only transfer`,
-/// `raw_urlsession_progress`); `AsyncHTTPClientTransport` does not pay it.
+/// A file body (`RequestBody.file(_:contentType:chunkSize:)`) is read from disk as it is
+/// sent, never held whole, with progress from URLSession's `didSendBodyData` (with an injected
+/// session on Linux, which gets no delegate calls, progress comes all at once at the end). On
+/// Apple platforms an upload task sends it from the file. On Linux the request carries it as a
+/// stream of the file with its `Content-Length`: swift-corelibs-foundation's upload task from
+/// a file looks the file's attributes up again for every chunk once a delegate follows its
+/// progress, and feeds libcurl through a reader that pauses and resumes the transfer, which
+/// made a 256 MB upload run at a quarter of the stream's rate or less (`courier bench --only
+/// transfer`: `raw_urlsession`, an upload task without a delegate, beside
+/// `raw_urlsession_stream`). The framing that takes is explained in `FileBodyStream`. Other
+/// streamed request bodies (a multipart form, a body of your own chunks) are gathered in
+/// memory before the task starts: on Linux, swift-corelibs-foundation ends a stream body at
+/// the first moment the stream has no bytes ready, so only a file can be streamed there. Use
+/// `AsyncHTTPClientTransport` where those must stream.
 ///
 /// The per-attempt deadline bounds the whole exchange, body included (URLSession's own
 /// `timeoutInterval` is only an idle timeout): one timer per transport, armed for the
@@ -278,7 +282,8 @@ public final class URLSessionTransport: Transport {
         let (urlRequest, file) = try await Self.makeTaskRequest(request, body: body, deadline: deadline)
         let outcome = try await DataTaskRunner.run(
             urlRequest,
-            uploading: file,
+            uploading: file?.uploadTaskFile,
+            sentBytes: file?.source.sentBytes,
             in: session,
             router: router,
             limit: context.options.maxResponseBytes,
@@ -290,22 +295,31 @@ public final class URLSessionTransport: Transport {
         return try Self.answer(outcome, method: request.method, decodes: context.options.decodesContentEncoding)
     }
 
-    /// The `URLRequest` for a request and its body, with the file to upload when the body is
-    /// one. Out of line, so that `send`'s frame keeps no room for this work.
+    /// The `URLRequest` for a request and its body, with the file when the body is one. Out of
+    /// line, so that `send`'s frame keeps no room for this work.
     @inline(never)
     private static func makeTaskRequest(
         _ request: HTTPRequest,
         body: HTTPBody?,
         deadline: ContinuousClock.Instant?
-    ) async throws -> (URLRequest, HTTPBody.FileSource?) {
+    ) async throws -> (URLRequest, FileBody?) {
         var urlRequest = try makeURLRequest(request)
-        var file: HTTPBody.FileSource?
+        var file: FileBody?
         if let body {
             if let data = body.bufferedData {
                 urlRequest.httpBody = data
             } else if let source = body.fileSource {
                 try checkUnchanged(source.url, length: body.length)
-                file = source
+                #if canImport(FoundationNetworking)
+                if case .known(let length) = body.length {
+                    try FileBodyStream.attach(source.url, length: length, to: &urlRequest)
+                    file = FileBody(source: source, uploadTaskFile: nil)
+                } else {
+                    file = FileBody(source: source, uploadTaskFile: source.url)
+                }
+                #else
+                file = FileBody(source: source, uploadTaskFile: source.url)
+                #endif
             } else {
                 urlRequest.httpBody = try await body.collect(upTo: Int.max)
             }

@@ -80,14 +80,15 @@ struct UploadTests {
         }
     }
 
-    @Test func aRetriedFileUploadIsSentAgainWholeAndProgressStillOnlyGoesUp() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aRetriedFileUploadIsSentAgainWholeAndProgressStillOnlyGoesUp(engine: TransportKind) async throws {
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("retry.bin")
             let content = patternBytes(512 << 10, seed: 9)
             try content.write(to: file)
             try await withRunningServer { server, url in
                 server.faults.inject(.status(503), count: 1, method: "POST", path: "/debug/upload")
-                try await withTransport(AsyncHTTPClientTransport()) { transport in
+                try await withTransport(engine) { transport in
                     let client = APIClient(
                         configuration: ClientConfiguration(baseURL: url, retryPolicy: RetryPolicy(maxAttempts: 2, backoff: .none)),
                         transport: transport

@@ -120,6 +120,36 @@ struct URLSessionTransferContenders: Sendable {
         guard received.bytes == bytes else { throw TransferContenders.Mismatch(description: "raw URLSession uploaded \(received.bytes) bytes") }
     }
 
+    #if canImport(FoundationNetworking)
+    /// Raw URLSession sending the file as Courier's transport does on Linux: a data task whose
+    /// body is a stream of the file, with its `Content-Length` and the blank
+    /// `Transfer-Encoding` that keeps libcurl from framing it chunked as well (see
+    /// `URLSessionTransport`, "Bodies"). No delegate. A diagnostic: it shows how much of the
+    /// gap to ``rawUpload()`` is the way swift-corelibs-foundation reads an upload task's file.
+    func rawUploadAsStream() async throws {
+        var request = URLRequest(url: URL(string: "\(baseURL.absoluteString)/debug/upload?digest=none")!)
+        request.httpMethod = "POST"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        request.setValue(String(bytes), forHTTPHeaderField: "Content-Length")
+        request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
+        request.httpBodyStream = InputStream(url: source)
+        let received: Received = try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                do {
+                    if let error { throw error }
+                    guard (response as? HTTPURLResponse)?.statusCode == 200, let data else {
+                        throw TransferContenders.Mismatch(description: "raw URLSession stream upload answered \(String(describing: response))")
+                    }
+                    continuation.resume(returning: try JSONDecoder().decode(Received.self, from: data))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.resume()
+        }
+        guard received.bytes == bytes else { throw TransferContenders.Mismatch(description: "raw URLSession stream uploaded \(received.bytes) bytes") }
+    }
+    #endif
+
     /// Raw URLSession with progress: an upload task from the file whose session delegate
     /// counts `didSendBodyData` and gathers the answer; returns the progress steps.
     @discardableResult
