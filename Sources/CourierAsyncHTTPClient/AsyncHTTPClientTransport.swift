@@ -20,6 +20,19 @@ import NIOHTTP1
 /// let client = APIClient(baseURL: url, transport: transport)
 /// ```
 ///
+/// ## Threads
+/// Each exchange runs with a task executor preference for one of the client's event loops
+/// (in turn): AsyncHTTPClient's own work for the request (its deadline, a pooled connection,
+/// writing the request, resuming the call when the head arrives, reading a small body) is
+/// then done on the loop's thread, where it would otherwise be handed to the loop from the
+/// global pool, waking it each time. The preference ends when ``send(_:body:context:)``
+/// returns: the chain's code after it, and a streamed request body (read by AsyncHTTPClient
+/// in a task of its own), never run on an event loop. At 32 requests in flight this raised
+/// Courier's rate from 0.65 to 0.83 of raw AsyncHTTPClient's with the server in another
+/// process, and from 0.79 to 0.98 with it in the same one (`courier bench --only throughput`),
+/// for a loss of 2 to 3% on one request at a time, and 2 to 3 more allocations per request (a
+/// closure for each hop onto the loop, and at times one more slab for the task's frames).
+///
 /// ## TLS
 /// ``Configuration/tls`` sets the minimum TLS version and the trust roots (applied through
 /// NIOSSL) and the pinned public keys. Every TLS failure ends in a `CourierError`
@@ -73,6 +86,8 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// The underlying client.
     public let httpClient: HTTPClient
+    /// Executors for the client's event loops, which exchanges prefer in turn (see "Threads").
+    private let loopExecutors: LoopExecutors
     private let ownsClient: Bool
     /// Why the configuration's TLS policy could not be applied; every request then fails with it.
     private let configurationError: CourierError?
@@ -112,6 +127,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 ?? CourierError(code: .invalidRequest, message: "the TLS policy could not be applied", underlying: error)
         }
         self.httpClient = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
+        self.loopExecutors = LoopExecutors(group: eventLoopGroup)
         self.ownsClient = true
         self.tlsPolicy = configuration.tls
     }
@@ -123,6 +139,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Parameter client: The client.
     public init(client: HTTPClient) {
         self.httpClient = client
+        self.loopExecutors = LoopExecutors(group: client.eventLoopGroup)
         self.ownsClient = false
         self.configurationError = nil
         self.tlsPolicy = nil
@@ -148,6 +165,17 @@ public final class AsyncHTTPClientTransport: Transport {
     /// `RequestOptions.maxResponseBytes`) is read before this returns, so a
     /// failure while reading it fails the attempt; any other body is streamed as it arrives.
     public func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: RequestContext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await withTaskExecutorPreference(loopExecutors.next()) {
+            try await exchange(request, body: body, context: context)
+        }
+    }
+
+    /// The exchange itself, on the loop ``send(_:body:context:)`` prefers.
+    private func exchange(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: RequestContext
