@@ -27,11 +27,14 @@ import NIOHTTP1
 /// then done on the loop's thread, where it would otherwise be handed to the loop from the
 /// global pool, waking it each time. The preference ends when ``send(_:body:context:)``
 /// returns: the chain's code after it, and a streamed request body (read by AsyncHTTPClient
-/// in a task of its own), never run on an event loop. At 32 requests in flight this raised
-/// Courier's rate from 0.65 to 0.83 of raw AsyncHTTPClient's with the server in another
-/// process, and from 0.79 to 0.98 with it in the same one (`courier bench --only throughput`),
-/// for a loss of 2 to 3% on one request at a time, and 2 to 3 more allocations per request (a
-/// closure for each hop onto the loop, and at times one more slab for the task's frames).
+/// in a task of its own), never run on an event loop. At 32 requests in flight, with only the
+/// AsyncHTTPClient contenders running (`courier bench --only throughput --contenders
+/// raw_ahc,courier_ahc`), this raised Courier's rate from 0.65 to 0.83 of raw
+/// AsyncHTTPClient's with the server in another process, and from 0.79 to 0.98 with it in the
+/// same one; in the full bench, where URLSession's contenders take their turns between them,
+/// from 0.70 to 0.75 and from 0.78 to 0.81. It costs 2 to 3% on one request at a time, and 2
+/// to 3 more allocations per request (a closure for each hop onto the loop, and at times one
+/// more slab for the task's frames).
 ///
 /// ## TLS
 /// ``Configuration/tls`` sets the minimum TLS version and the trust roots (applied through
