@@ -17,7 +17,10 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
     /// Makes the transport; ``shutdown(_:)`` releases it.
     func make() -> any Transport {
         switch self {
-        case .asyncHTTPClient: return AsyncHTTPClientTransport()
+        case .asyncHTTPClient:
+            // The connect timeout also bounds a request's wait for a pooled connection, a wait
+            // the thread sanitizer's slowness lengthens like any other (``testPatience``).
+            return AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(10 * testPatience)))
         case .urlSession: return URLSessionTransport()
         }
     }
