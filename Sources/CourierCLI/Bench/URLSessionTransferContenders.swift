@@ -101,23 +101,8 @@ struct URLSessionTransferContenders: Sendable {
 
     /// Raw URLSession: an upload task from the file, decoding the answer with one decoder.
     func rawUpload() async throws {
-        var request = URLRequest(url: URL(string: "\(baseURL.absoluteString)/debug/upload?digest=none")!)
-        request.httpMethod = "POST"
-        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        let received: Received = try await withCheckedThrowingContinuation { continuation in
-            session.uploadTask(with: request, fromFile: source) { data, response, error in
-                do {
-                    if let error { throw error }
-                    guard (response as? HTTPURLResponse)?.statusCode == 200, let data else {
-                        throw TransferContenders.Mismatch(description: "raw URLSession upload answered \(String(describing: response))")
-                    }
-                    continuation.resume(returning: try JSONDecoder().decode(Received.self, from: data))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.resume()
-        }
-        guard received.bytes == bytes else { throw TransferContenders.Mismatch(description: "raw URLSession uploaded \(received.bytes) bytes") }
+        let request = uploadRequest()
+        try await checkedUpload("raw URLSession") { session.uploadTask(with: request, fromFile: source, completionHandler: $0) }
     }
 
     #if canImport(FoundationNetworking)
@@ -127,18 +112,34 @@ struct URLSessionTransferContenders: Sendable {
     /// `URLSessionTransport`, "Bodies"). No delegate. A diagnostic: it shows how much of the
     /// gap to ``rawUpload()`` is the way swift-corelibs-foundation reads an upload task's file.
     func rawUploadAsStream() async throws {
-        var request = URLRequest(url: URL(string: "\(baseURL.absoluteString)/debug/upload?digest=none")!)
-        request.httpMethod = "POST"
-        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        var request = uploadRequest()
         request.setValue(String(bytes), forHTTPHeaderField: "Content-Length")
         request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
         request.httpBodyStream = InputStream(url: source)
+        try await checkedUpload("raw URLSession stream") { [request] in session.dataTask(with: request, completionHandler: $0) }
+    }
+    #endif
+
+    /// A `POST /debug/upload?digest=none` of bytes.
+    private func uploadRequest() -> URLRequest {
+        var request = URLRequest(url: URL(string: "\(baseURL.absoluteString)/debug/upload?digest=none")!)
+        request.httpMethod = "POST"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        return request
+    }
+
+    /// Runs the task `makeTask` makes with the given completion handler, and checks that the
+    /// server answered 200 and received every byte.
+    private func checkedUpload(
+        _ contender: String,
+        _ makeTask: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
+    ) async throws {
         let received: Received = try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
+            makeTask { data, response, error in
                 do {
                     if let error { throw error }
                     guard (response as? HTTPURLResponse)?.statusCode == 200, let data else {
-                        throw TransferContenders.Mismatch(description: "raw URLSession stream upload answered \(String(describing: response))")
+                        throw TransferContenders.Mismatch(description: "\(contender) upload answered \(String(describing: response))")
                     }
                     continuation.resume(returning: try JSONDecoder().decode(Received.self, from: data))
                 } catch {
@@ -146,9 +147,8 @@ struct URLSessionTransferContenders: Sendable {
                 }
             }.resume()
         }
-        guard received.bytes == bytes else { throw TransferContenders.Mismatch(description: "raw URLSession stream uploaded \(received.bytes) bytes") }
+        guard received.bytes == bytes else { throw TransferContenders.Mismatch(description: "\(contender) uploaded \(received.bytes) bytes") }
     }
-    #endif
 
     /// Raw URLSession with progress: an upload task from the file whose session delegate
     /// counts `didSendBodyData` and gathers the answer; returns the progress steps.
