@@ -31,6 +31,7 @@ struct DebugRoutes: Sendable {
         debug.get("redirect") { request, _ in try Self.redirect(request) }
         debug.get("private") { request, _ in try Self.privateEcho(request) }
         debug.get("basic-auth") { request, _ in try Self.basicChallenge(request) }
+        debug.post("basic-auth") { request, _ in try Self.basicChallenge(request) }
         debug.post("redirect") { request, _ in try Self.redirect(request) }
         debug.put("redirect") { request, _ in try Self.redirect(request) }
     }
@@ -95,7 +96,8 @@ struct DebugRoutes: Sendable {
         )
     }
 
-    /// `GET /debug/basic-auth?size=N`: 401 with `WWW-Authenticate: Basic realm="courier-debug"`,
+    /// `GET` or `POST /debug/basic-auth?size=N` (a `POST`'s body unread): 401 with
+    /// `WWW-Authenticate: Basic realm="courier-debug"`,
     /// as an ordinary origin guards a resource with HTTP authentication, and a JSON error body
     /// whose message is `size` characters long (a few by default). No credential is ever
     /// accepted: the route checks how a client hands on such an answer.

@@ -50,6 +50,26 @@ struct HTTPAuthenticationChallengeTests {
         }
     }
 
+    /// A file body goes out on Linux's URLSession as a stream, which swift-corelibs-foundation
+    /// could not send again if it answered the challenge itself.
+    @Test(arguments: TransportKind.allCases)
+    func aFileUploadAnsweredWithAChallengeComesBackUnauthorized(_ kind: TransportKind) async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appendingPathComponent("upload.bin")
+            try patternBytes(300_000, seed: 2).write(to: file)
+            try await withReferenceServer { url in
+                try await withTransport(kind) { transport in
+                    let client = APIClient(baseURL: url, transport: transport)
+                    let error = await #expect(throws: CourierError.self) {
+                        _ = try await client.upload(Request<Data>(method: .post, path: "/debug/basic-auth", body: try .file(file))).value()
+                    }
+                    #expect(error?.status == .unauthorized)
+                    #expect(error?.attempts == 1)
+                }
+            }
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func theClientReportsTheChallengeAsUnauthorizedWithoutRetrying(_ kind: TransportKind) async throws {
         try await withReferenceServer { url in

@@ -99,7 +99,7 @@ struct URLSessionTransferContenders: Sendable {
 
     // MARK: - Upload
 
-    /// Raw URLSession: an upload task from the file, decoding the answer with one decoder.
+    /// Raw URLSession: an upload task from the file, as a careful user sends one.
     func rawUpload() async throws {
         let request = uploadRequest()
         try await checkedUpload("raw URLSession") { session.uploadTask(with: request, fromFile: source, completionHandler: $0) }
