@@ -310,16 +310,14 @@ public final class URLSessionTransport: Transport {
                 urlRequest.httpBody = data
             } else if let source = body.fileSource {
                 try checkUnchanged(source.url, length: body.length)
+                var uploadTaskFile: URL? = source.url
                 #if canImport(FoundationNetworking)
                 if case .known(let length) = body.length {
                     try FileBodyStream.attach(source.url, length: length, to: &urlRequest)
-                    file = FileBody(source: source, uploadTaskFile: nil)
-                } else {
-                    file = FileBody(source: source, uploadTaskFile: source.url)
+                    uploadTaskFile = nil
                 }
-                #else
-                file = FileBody(source: source, uploadTaskFile: source.url)
                 #endif
+                file = FileBody(source: source, uploadTaskFile: uploadTaskFile)
             } else {
                 urlRequest.httpBody = try await body.collect(upTo: Int.max)
             }
