@@ -37,4 +37,13 @@ package final class LoopExecutors: Sendable {
         let turn = counter.add(1, ordering: .relaxed).oldValue
         return executors[Int(turn % UInt(executors.count))]
     }
+
+    /// Returns once each loop has run every task it was handed before this call. The loops must
+    /// be running, as for any request on them (NIO treats a task handed to a loop that has shut
+    /// down as a programming error).
+    package func settle() async {
+        for executor in executors {
+            try? await executor.loop.submit {}.get()
+        }
+    }
 }
