@@ -42,8 +42,10 @@ package final class LoopExecutors: Sendable {
     /// be running, as for any request on them (NIO treats a task handed to a loop that has shut
     /// down as a programming error).
     package func settle() async {
-        for executor in executors {
-            try? await executor.loop.submit {}.get()
+        // Handed to every loop first, then awaited: the loops catch up side by side.
+        let caughtUp = executors.map { $0.loop.submit {} }
+        for loop in caughtUp {
+            try? await loop.get()
         }
     }
 }
