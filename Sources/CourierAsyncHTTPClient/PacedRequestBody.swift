@@ -10,7 +10,7 @@ package import NIOCore
 /// says it cannot take more, but the connection learns that only when the loop has run the
 /// writes handed to it: until then, every chunk read counts as written. With the reader and
 /// the loop on one core, the reader can queue a large share of a file on the loop before the
-/// loop runs at all (a 256 MB upload from raw AsyncHTTPClient grew its process by 100 MB).
+/// loop runs at all (a 256 MB upload from raw AsyncHTTPClient grew its process by up to 100 MB).
 ///
 /// So after every ``window`` bytes, the next read first waits until each of the client's
 /// event loops has run what it was handed before: the writes so far have then reached the
