@@ -6,11 +6,12 @@ import NIOPosix
 import Synchronization
 import Testing
 
-/// `AsyncHTTPClientTransport` runs each exchange with a task executor preference for one of
-/// its event loops, so that AsyncHTTPClient's own work for the request is done on the loop
-/// rather than handed to it from another thread. The preference ends with the exchange: the
-/// chain's code after the transport (middleware, the cache, decoding) must not run on an
-/// event loop, where blocking work such as a disk cache's would stall every connection on it.
+/// `AsyncHTTPClientTransport` runs an exchange that starts beside others with a task executor
+/// preference for one of its event loops, so that AsyncHTTPClient's own work for the request
+/// is done on the loop rather than handed to it from another thread; one alone in flight runs
+/// where its caller does. The preference ends with the exchange: the chain's code after the
+/// transport (middleware, the cache, decoding) must not run on an event loop, where blocking
+/// work such as a disk cache's would stall every connection on it.
 @Suite("AsyncHTTPClient exchanges on the engine's event loop", .timeLimit(.minutes(1)))
 struct AsyncHTTPClientExecutorTests {
     @Test func codeAfterTheTransportRunsOffTheEventLoopOnEveryCall() async throws {
@@ -42,6 +43,47 @@ struct AsyncHTTPClientExecutorTests {
         let seen = onLoop.withLock { $0 }
         #expect(seen.count == 17)
         #expect(seen.allSatisfy { !$0 }, "\(seen.filter { $0 }.count) of \(seen.count) calls went on on an event loop")
+    }
+
+    /// Whether an exchange prefers a loop depends on whether others are in flight: the count
+    /// the transport keeps of them must come back to zero however a call ends, or every later
+    /// call would take the other way.
+    @Test func theCountOfExchangesInFlightComesBackToZeroHoweverCallsEnd() async throws {
+        try await withGatedServer { _, gate in
+            try await gate.open()
+            // A second gate, never opened: its port refuses connections.
+            try await withGatedServer { _, refusing in
+                try await withTransport(AsyncHTTPClientTransport()) { transport in
+                    let client = APIClient(configuration: ClientConfiguration(baseURL: gate.url, retryPolicy: .none), transport: transport)
+                    #expect(transport.exchangesInFlight == 0)
+
+                    // Answered, sixteen side by side.
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for index in 0..<16 {
+                            group.addTask { _ = try await client.send(Request<Data>(path: "/debug/ping?n=\(index)")) }
+                        }
+                        try await group.waitForAll()
+                    }
+                    #expect(transport.exchangesInFlight == 0)
+
+                    // Failed: the connection is refused.
+                    let refused = APIClient(configuration: ClientConfiguration(baseURL: refusing.url, retryPolicy: .none), transport: transport)
+                    let failure = await courierError { _ = try await refused.send(Request<Data>(path: "/debug/ping")) }
+                    #expect(failure?.code == .cannotConnect)
+                    #expect(transport.exchangesInFlight == 0)
+
+                    // Cancelled on the wire: the server answers in 10 s (the scenario, not a wait).
+                    let readsBefore = gate.clientReads.count
+                    let call = Task { try await client.send(Request<Data>(path: "/debug/slow?ms=10000")) }
+                    #expect(await gate.clientReads.waitUntil(atLeast: readsBefore + 1), "the request reached the wire")
+                    #expect(transport.exchangesInFlight == 1)
+                    call.cancel()
+                    let cancelled = await courierError { _ = try await call.value }
+                    #expect(cancelled?.code == .cancelled)
+                    #expect(transport.exchangesInFlight == 0)
+                }
+            }
+        }
     }
 
     /// AsyncHTTPClient reads a streamed request body in a task of its own, which does not take

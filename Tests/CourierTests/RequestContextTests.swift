@@ -36,6 +36,28 @@ struct RequestContextTests {
         #expect(RequestContext(endpoint: "radar.get").record !== original.record)
     }
 
+    /// The call's fields are kept by its record; an edited copy keeps its fields in a record
+    /// of its own that stands in for the call's, which must still be the one that counts.
+    @Test func aContextEditedTwiceStillCountsIntoTheCallsOneRecord() {
+        let original = RequestContext(requestID: "first", endpoint: "radar.get")
+        var edited = original
+        edited.options.timeout = .seconds(3)
+        var again = edited
+        again.requestID = "second"
+        again.endpoint = "radar.list"
+
+        again.record.countTransportCall()
+        edited.record.countTransportCall()
+        again.record.noteCacheStatus(.revalidated)
+
+        #expect(again.record === original.record && edited.record === original.record)
+        #expect(original.record.transportCallCount == 2)
+        #expect(original.record.cacheStatus == .revalidated)
+        #expect(original.requestID == "first" && original.endpoint == "radar.get" && original.options.timeout == nil)
+        #expect(edited.requestID == "first" && edited.options.timeout == .seconds(3))
+        #expect(again.requestID == "second" && again.endpoint == "radar.list" && again.options.timeout == .seconds(3))
+    }
+
     @Test func aContextOnTheSystemClockHandsItsDeadlineToTheTransport() {
         let deadline = ContinuousClock.now.advanced(by: .seconds(2))
         let context = RequestContext(endpoint: "radar.get", deadline: deadline)

@@ -7,10 +7,12 @@ import Synchronization
 /// The client makes one context per call. Stages that act per attempt (retry) pass a copy
 /// with a new ``attempt``; everything else reads it.
 public struct RequestContext: Sendable {
-    /// What every attempt of the call shares, in one immutable box. Stages copy the context
-    /// (into closures, once per attempt), and a copy of one reference costs one retain where
-    /// the fields would cost one each. A setter replaces the box; the copies keep theirs.
-    @usableFromInline var shared: Shared
+    /// What every attempt of the call shares: its fields, kept by a ``CallRecord`` (one object
+    /// per call for both). Stages copy the context (into closures, once per attempt), and a
+    /// copy of one reference costs one retain where the fields would cost one each. A setter
+    /// puts the edited fields in a record of their own that stands in for the call's (see
+    /// ``record``); the copies keep what they had.
+    @usableFromInline var shared: CallRecord
 
     /// The call's fields that stay the same from attempt to attempt.
     @usableFromInline struct Fields: Sendable {
@@ -19,30 +21,20 @@ public struct RequestContext: Sendable {
         @usableFromInline var options: RequestOptions
         @usableFromInline var deadline: ContinuousClock.Instant?
         @usableFromInline let transportDeadline: ContinuousClock.Instant?
-        @usableFromInline let record: CallRecord
         var credentialScope: CredentialScope?
     }
 
-    /// The box: a `final class` whose only stored property is a `let`, hence `Sendable`.
-    @usableFromInline final class Shared: Sendable {
-        @usableFromInline let fields: Fields
-
-        init(_ fields: Fields) {
-            self.fields = fields
-        }
-    }
-
-    /// Replaces the box with one whose fields `change` has edited.
+    /// Puts fields that `change` has edited in a record that stands in for the call's.
     private mutating func edit(_ change: (inout Fields) -> Void) {
-        var fields = shared.fields
+        var fields = shared.contextFields
         change(&fields)
-        shared = Shared(fields)
+        shared = CallRecord(contextFields: fields, standingInFor: record)
     }
 
     /// A short, unique id for the call, sent as `X-Request-ID` by ``DefaultHeadersMiddleware``
     /// and shown in logs.
     public var requestID: String {
-        @inlinable get { shared.fields.requestID }
+        @inlinable get { shared.contextFields.requestID }
         set { edit { $0.requestID = newValue } }
     }
 
@@ -51,13 +43,13 @@ public struct RequestContext: Sendable {
 
     /// The endpoint's name for metrics (``Request/name``), or `unnamed`.
     public var endpoint: String {
-        @inlinable get { shared.fields.endpoint }
+        @inlinable get { shared.contextFields.endpoint }
         set { edit { $0.endpoint = newValue } }
     }
 
     /// The request's options: timeout, authentication, queueing, idempotency.
     public var options: RequestOptions {
-        @inlinable get { shared.fields.options }
+        @inlinable get { shared.contextFields.options }
         set { edit { $0.options = newValue } }
     }
 
@@ -67,7 +59,7 @@ public struct RequestContext: Sendable {
     /// When the call as a whole must be finished, if it has a deadline, on the client's
     /// ``ClientConfiguration/clock`` (which retry decisions use).
     public var deadline: ContinuousClock.Instant? {
-        @inlinable get { shared.fields.deadline }
+        @inlinable get { shared.contextFields.deadline }
         set { edit { $0.deadline = newValue } }
     }
 
@@ -75,7 +67,7 @@ public struct RequestContext: Sendable {
     /// from ``deadline`` only when the client runs on an injected clock (a test's manual
     /// clock), whose instants mean nothing to a socket.
     var transportDeadline: ContinuousClock.Instant? {
-        shared.fields.transportDeadline
+        shared.contextFields.transportDeadline
     }
 
     /// The user the call belongs to, once a stage has worked it out (see `UserPartition`).
@@ -83,7 +75,7 @@ public struct RequestContext: Sendable {
 
     /// The origins the client sends credentials to; `nil` in a context made outside a client.
     var credentialScope: CredentialScope? {
-        get { shared.fields.credentialScope }
+        get { shared.contextFields.credentialScope }
         set { edit { $0.credentialScope = newValue } }
     }
 
@@ -97,12 +89,12 @@ public struct RequestContext: Sendable {
     /// every origin.
     /// - Parameter request: The request about to be signed.
     public func mayCarryCredentials(_ request: HTTPRequest) -> Bool {
-        shared.fields.credentialScope?.allows(request) ?? true
+        shared.contextFields.credentialScope?.allows(request) ?? true
     }
 
     /// Counters shared by every attempt of the call, read back into ``ResponseMetrics``.
     public var record: CallRecord {
-        @inlinable get { shared.fields.record }
+        @inlinable get { shared.callRecord }
     }
 
     /// Makes a context.
@@ -133,15 +125,14 @@ public struct RequestContext: Sendable {
         transportDeadline: ContinuousClock.Instant?,
         credentialScope: CredentialScope? = nil
     ) {
-        self.shared = Shared(Fields(
+        self.shared = CallRecord(contextFields: Fields(
             requestID: requestID,
             endpoint: endpoint,
             options: options,
             deadline: deadline,
             transportDeadline: transportDeadline,
-            record: CallRecord(),
             credentialScope: credentialScope
-        ))
+        ), standingInFor: nil)
         self.attempt = attempt
     }
 
@@ -222,7 +213,11 @@ private final class RequestIDSequence: Sendable {
 
 /// Counters for one call, shared by all its attempts.
 ///
-/// A `final class` whose state sits in an `Atomic` and a `Mutex`, which make it `Sendable`.
+/// The record also keeps the fields of the call's ``RequestContext``, so that a call
+/// allocates one object for both.
+///
+/// A `final class` whose state sits in `Atomic`s and `Mutex`es, beside `let`s of `Sendable`
+/// types, which make it `Sendable`.
 public final class CallRecord: Sendable {
     private let transportCalls = Atomic<Int>(0)
     private let retryStop = Mutex<RetryStopReason?>(nil)
@@ -247,8 +242,30 @@ public final class CallRecord: Sendable {
         var cookie: String?
     }
 
+    /// The fields of the context this record was made with (see `RequestContext.shared`).
+    @usableFromInline let contextFields: RequestContext.Fields
+    /// The call's record, when this one only holds a context's edited fields: it counts
+    /// nothing itself, and ``callRecord`` is the call's.
+    private let original: CallRecord?
+
+    /// The record that counts for the call: this one, or the one it stands in for.
+    @usableFromInline var callRecord: CallRecord { original ?? self }
+
     /// Makes an empty record.
-    public init() {}
+    public init() {
+        contextFields = RequestContext.Fields(
+            requestID: "", endpoint: RequestContext.unnamedEndpoint, options: RequestOptions(),
+            deadline: nil, transportDeadline: nil, credentialScope: nil
+        )
+        original = nil
+    }
+
+    /// Makes the record of a context: the call's own, or, with `original`, one that holds
+    /// edited fields and stands in for the call's.
+    init(contextFields: RequestContext.Fields, standingInFor original: CallRecord?) {
+        self.contextFields = contextFields
+        self.original = original
+    }
 
     /// Counts one request handed to the transport.
     public func countTransportCall() {
