@@ -21,7 +21,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer, compression); all by default.")
     var only: String?
 
-    @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time; the diagnostic contenders (courier_ahc_transport_only, courier_ahc_core, raw_ahc_busy_5us … raw_ahc_busy_30us, courier_urlsession_shared_session, courier_urlsession_transport_only, raw_urlsession_no_stores, raw_urlsession_same_headers, raw_urlsession_task_handler) run only when named here.")
+    @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time; the diagnostic contenders (courier_ahc_transport_only, courier_ahc_core, raw_ahc_busy_5us … raw_ahc_busy_30us, courier_urlsession_shared_session, courier_urlsession_transport_only, courier_urlsession_core, raw_urlsession_no_stores, raw_urlsession_same_headers, raw_urlsession_task_handler) run only when named here.")
     var contenders: String?
 
     @Option(help: "Measure against this server in another process (start it with `courier serve --debug-routes`) instead of the embedded one; the throughput group runs (with `--only transfer` or `--only throughput,transfer`, the transfer group), and CPU figures are then the client process's alone.")

@@ -111,6 +111,12 @@ struct ThroughputBenchmark {
             ("courier_urlsession", { _ = try await courierURLSession.value(for: pings.request(Ping.self)) }),
         ]
 
+        // The client with no middleware, no retry and no dedup (redirects only), on the
+        // contender's transport: what the client itself costs between the caller and the transport.
+        let courierURLSessionCore = APIClient(
+            configuration: ClientConfiguration(baseURL: baseURL, middleware: [], deduplicatesRequests: false, retryPolicy: .none),
+            transport: urlSessionTransport
+        )
         // Courier on a URLSessionTransport injected with the raw contender's session, where the
         // contender above has a session of its own: on Linux, each task then completes through
         // a handler on that session's delegate `OperationQueue`. A diagnostic, beside raw URLSession.
@@ -121,6 +127,7 @@ struct ThroughputBenchmark {
         let scheme = baseURL.scheme ?? "http"
         let authority = baseURL.port.map { "\(baseURL.host ?? "127.0.0.1"):\($0)" } ?? baseURL.host ?? "127.0.0.1"
         let urlSessionDiagnostics: [(String, Operation)] = [
+            ("courier_urlsession_core", { _ = try await courierURLSessionCore.value(for: pings.request(Ping.self)) }),
             ("courier_urlsession_shared_session", { _ = try await courierSharedSession.value(for: pings.request(Ping.self)) }),
             // The contender's transport on its own (its session, as `URLSessionTransport()`
             // makes it), sent a hand-built `HTTPRequest`, the body decoded as raw's is: no

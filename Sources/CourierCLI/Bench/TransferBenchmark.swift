@@ -56,7 +56,12 @@ struct TransferBenchmark {
 
     func run(into results: inout BenchResults) async throws {
         let bytes = quick ? 32 << 20 : 256 << 20
-        let rounds = quick ? 2 : 6
+        // A 256 MB transfer on AsyncHTTPClient takes a tenth to a quarter of a second here, and
+        // one round's ratio moves by a third either way on a shared 2-core machine: 20 rounds
+        // make the median a figure that holds. On URLSession each takes up to 2 s (raw's upload),
+        // so it keeps 6.
+        let rounds = quick ? 2 : 20
+        let urlSessionRounds = quick ? 2 : 6
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -88,7 +93,7 @@ struct TransferBenchmark {
             throw error
         }
         try await raw.shutdown()
-        try await runOnURLSession(bytes: bytes, rounds: rounds, folder: folder, source: source, into: &results)
+        try await runOnURLSession(bytes: bytes, rounds: urlSessionRounds, folder: folder, source: source, into: &results)
     }
 
     /// The same transfers on URLSession: raw URLSession beside Courier on `URLSessionTransport`,
@@ -97,7 +102,8 @@ struct TransferBenchmark {
     private func runOnURLSession(bytes: Int, rounds: Int, folder: URL, source: URL, into results: inout BenchResults) async throws {
         let contenders = URLSessionTransferContenders.make(baseURL: baseURL, folder: folder, source: source, bytes: bytes)
         defer { contenders.invalidate() }
-        print("  on URLSession:")
+        print("  on URLSession (\(rounds) rounds):")
+        results.set("transfer.urlsession.rounds", rounds)
         // Beside raw URLSession as the goal has it (no delegate, no progress), the diagnostic
         // raw_urlsession_progress: raw URLSession reporting progress through a session
         // delegate, which prices what URLSession charges any client for progress.
