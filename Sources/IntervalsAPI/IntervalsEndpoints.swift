@@ -2,21 +2,22 @@ public import Courier
 public import Foundation
 public import IntervalsCore
 
-/// The intervals-style training API's endpoints as typed requests.
+/// intervals.icu API v1's endpoints as typed requests.
 ///
-/// Paths are relative to ``root``, as the VeloReady document writes them against its base URL
-/// `https://intervals.icu/api/v1`: `/activities`, `/activities/{id}`, `/wellness`. Send them
-/// with a client whose base URL ends in the root; ``IntervalsClient/init(baseURL:transport:activitiesPolicy:wellnessPolicy:listLimit:configure:)``
-/// makes one from the server's address in either form.
+/// intervals.icu scopes every list to an athlete: `/athlete/{athleteId}/activities`,
+/// `/athlete/{athleteId}/wellness`. Athlete `"0"` (``currentAthlete``) means the athlete the
+/// credential belongs to, which is what an app signed in as one athlete sends. One activity is
+/// read and changed at `/activity/{activityId}`, outside the athlete's path.
 ///
-/// The reference server marks its answers cacheable (`Cache-Control: private, max-age=…`,
-/// `ETag`, `Last-Modified`), so with an `HTTPCache` on the client, repeated reads
-/// are served from the cache and stale ones are revalidated with a 304.
+/// Paths are relative to ``root``: send them with a client whose base URL ends in
+/// `/api/v1`; ``IntervalsClient`` makes one from `https://intervals.icu` or
+/// `https://intervals.icu/api/v1` alike.
+///
+/// Seed 003 (VeloReady) illustrates the API with `GET /activities` and
+/// `GET /wellness?start&end`. The real service has neither and answers them with 404, so
+/// these requests follow the service.
 public enum IntervalsEndpoints {
     /// The path prefix the API lives under, `/api/v1`: every path here is relative to it.
-    ///
-    /// Normalise a server address with it before making a client, so `https://intervals.icu`
-    /// and `https://intervals.icu/api/v1` both work and `/api/v1/api/v1/…` is never sent:
     ///
     /// ```swift
     /// let base = IntervalsEndpoints.root.baseURL(for: URL(string: "https://intervals.icu")!)
@@ -24,76 +25,119 @@ public enum IntervalsEndpoints {
     /// ```
     public static let root = APIRoot("/api/v1")
 
-    /// `GET /activities`: the athlete's activities, newest first, as a bare JSON array.
-    ///
-    /// With no arguments the request is exactly the document's: no query. The arguments are
-    /// intervals.icu's own filters, sent only when given.
+    /// The athlete id that means "the athlete this credential belongs to": `"0"`.
+    public static let currentAthlete = "0"
+
+    /// `GET /athlete/{athleteId}/activities?oldest&newest`: the athlete's activities that
+    /// started between two days, both included, as a bare JSON array, newest first.
     /// - Parameters:
-    ///   - oldest: The first day to include (`oldest=YYYY-MM-DD`), if any.
-    ///   - newest: The last day to include (`newest=YYYY-MM-DD`), if any.
-    ///   - limit: The most activities returned (`limit`, 1…500 on the reference server), if any.
-    public static func activities(oldest: CalendarDay? = nil, newest: CalendarDay? = nil, limit: Int? = nil) -> Request<[Activity]> {
-        var query: [URLQueryItem] = []
-        if let oldest { query.append(URLQueryItem(name: "oldest", value: oldest.description)) }
+    ///   - athlete: The athlete; ``currentAthlete`` by default.
+    ///   - oldest: The first day to include (`oldest=YYYY-MM-DD`); the service requires it.
+    ///   - newest: The last day to include (`newest=YYYY-MM-DD`); today on the service when `nil`.
+    ///   - limit: The most activities returned (`limit`), if any.
+    public static func activities(
+        athlete: String = currentAthlete, oldest: CalendarDay, newest: CalendarDay? = nil, limit: Int? = nil
+    ) -> Request<[Activity]> {
+        var query = [URLQueryItem(name: "oldest", value: oldest.description)]
         if let newest { query.append(URLQueryItem(name: "newest", value: newest.description)) }
         if let limit { query.append(URLQueryItem(name: "limit", value: "\(limit)")) }
-        return Request(path: "/activities", query: query, name: "intervals.activities")
+        return Request(path: athletePath(athlete) + "/activities", query: query, name: "intervals.activities")
     }
 
-    /// `GET /activities/{id}`: one activity.
-    /// - Parameter id: The activity's id; it is escaped as one path segment.
+    /// `GET /activity/{activityId}`: one activity.
+    /// - Parameter id: The activity's id (`i12345`); it is escaped as one path segment.
     public static func activity(id: String) -> Request<Activity> {
         Request(path: activityPath(id), name: "intervals.activity")
     }
 
-    /// `PUT /activities/{id}`: changes an activity's name or type; returns the new version.
+    /// `PUT /activity/{activityId}`: changes an activity's name or type; answers the new version.
     ///
-    /// The body is an `ActivityUpdate`: only the fields that are set. When it
-    /// succeeds, every stored response under `/activities` is dropped (the activity and every
-    /// list that shows it, see `RequestOptions.invalidates`), so cache-first reads
-    /// do not keep serving the old version.
+    /// When it succeeds, the cache drops the activity (RFC 9111 invalidates the URL written)
+    /// and every stored list of the athlete's activities, so cache-first reads do not keep
+    /// serving the old version.
     /// - Parameters:
     ///   - id: The activity's id.
-    ///   - update: The fields to change.
-    public static func updateActivity(id: String, _ update: ActivityUpdate) -> Request<Activity> {
+    ///   - update: The fields to change; unset ones are left out of the body.
+    ///   - athlete: The athlete whose stored lists are dropped; ``currentAthlete`` by default.
+    public static func updateActivity(id: String, _ update: ActivityUpdate, athlete: String = currentAthlete) -> Request<Activity> {
         var request = Request<Activity>(method: .put, path: activityPath(id), body: .json(update), name: "intervals.activity.update")
-        request.options.invalidates = ["/activities"]
+        request.options.invalidates = [athletePath(athlete) + "/activities"]
         return request
     }
 
-    /// `GET /wellness?start&end`: one record per day, oldest first, as a bare JSON array; days
-    /// without data are left out.
-    ///
-    /// `start` and `end` are ISO 8601 date-times in UTC without fractional seconds
-    /// (`2026-11-01T00:00:00Z`), as the document's client writes them.
+    /// `GET /athlete/{athleteId}/wellness?oldest&newest`: one record per day between two days,
+    /// both included, as a bare JSON array, oldest first.
     /// - Parameters:
-    ///   - start: The first moment; the server starts from the day it falls on.
-    ///   - end: The last moment; the server includes the day it falls on.
-    public static func wellness(start: Date, end: Date) -> Request<[Wellness]> {
+    ///   - athlete: The athlete; ``currentAthlete`` by default.
+    ///   - oldest: The first day.
+    ///   - newest: The last day.
+    public static func wellness(athlete: String = currentAthlete, oldest: CalendarDay, newest: CalendarDay) -> Request<[Wellness]> {
         Request(
-            path: "/wellness",
-            query: [URLQueryItem(name: "start", value: queryDate(start)), URLQueryItem(name: "end", value: queryDate(end))],
+            path: athletePath(athlete) + "/wellness",
+            query: [URLQueryItem(name: "oldest", value: oldest.description), URLQueryItem(name: "newest", value: newest.description)],
             name: "intervals.wellness"
         )
     }
 
-    /// `GET /wellness?start&end` for whole days: from the first day through the last, both
-    /// included, each sent as its midnight in UTC (`start=2026-11-01T00:00:00Z`).
+    /// `GET /athlete/{athleteId}/wellness/{YYYY-MM-DD}`: one day's record.
     /// - Parameters:
-    ///   - start: The first day.
-    ///   - end: The last day (at most 366 days after `start` on the reference server).
-    public static func wellness(start: CalendarDay, end: CalendarDay) -> Request<[Wellness]> {
-        wellness(start: start.startDate, end: end.startDate)
+    ///   - athlete: The athlete; ``currentAthlete`` by default.
+    ///   - day: The day.
+    public static func wellness(athlete: String = currentAthlete, day: CalendarDay) -> Request<Wellness> {
+        Request(path: wellnessDayPath(athlete, day), name: "intervals.wellness.day")
+    }
+
+    /// `PUT /athlete/{athleteId}/wellness/{YYYY-MM-DD}`: writes the fields a record sets for its
+    /// day, leaving the others as they are; answers the day's record as stored.
+    ///
+    /// It is queueable: offline, the write waits in the client's offline queue (when it has one)
+    /// and is delivered later, with an idempotency key. Writing a day twice leaves the same
+    /// record, so the write is also safe to retry. When it succeeds, the cache drops the
+    /// athlete's stored wellness.
+    /// - Parameters:
+    ///   - record: The day and the fields to write.
+    ///   - athlete: The athlete; ``currentAthlete`` by default.
+    ///   - idempotencyKey: The write's key; a new UUID by default.
+    public static func updateWellness(
+        _ record: Wellness, athlete: String = currentAthlete, idempotencyKey: String = UUID().uuidString
+    ) -> Request<Wellness> {
+        var request = Request<Wellness>(method: .put, path: wellnessDayPath(athlete, record.id), body: .json(record), name: "intervals.wellness.update")
+        request.options.invalidates = [athletePath(athlete) + "/wellness"]
+        request.options.isQueueable = true
+        request.options.idempotencyKey = idempotencyKey
+        request.options.bodyIsPersonalData = true
+        return request
+    }
+
+    /// `PUT /athlete/{athleteId}/wellness-bulk`: writes many days in one call, each record
+    /// changing the fields it sets for its day.
+    ///
+    /// Queueable and safe to retry, like ``updateWellness(_:athlete:idempotencyKey:)``.
+    /// - Parameters:
+    ///   - records: The days and their fields.
+    ///   - athlete: The athlete; ``currentAthlete`` by default.
+    ///   - idempotencyKey: The write's key; a new UUID by default.
+    public static func updateWellnessBulk(
+        _ records: [Wellness], athlete: String = currentAthlete, idempotencyKey: String = UUID().uuidString
+    ) -> Request<Void> {
+        var request = Request<Void>(method: .put, path: athletePath(athlete) + "/wellness-bulk", body: .json(records), name: "intervals.wellness.bulk")
+        request.options.invalidates = [athletePath(athlete) + "/wellness"]
+        request.options.isQueueable = true
+        request.options.idempotencyKey = idempotencyKey
+        request.options.bodyIsPersonalData = true
+        return request
+    }
+
+    /// `/athlete/{athleteId}`, the id escaped as one path segment.
+    static func athletePath(_ athlete: String) -> String {
+        "/athlete/" + RequestTarget.pathSegment(athlete)
     }
 
     private static func activityPath(_ id: String) -> String {
-        "/activities/" + RequestTarget.pathSegment(id)
+        "/activity/" + RequestTarget.pathSegment(id)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ`: what `ISO8601DateFormatter`'s defaults write.
-    private static func queryDate(_ date: Date) -> String {
-        date.formatted(queryDateStyle)
+    private static func wellnessDayPath(_ athlete: String, _ day: CalendarDay) -> String {
+        athletePath(athlete) + "/wellness/" + day.description
     }
-
-    private static let queryDateStyle = Date.ISO8601FormatStyle()
 }

@@ -1,5 +1,5 @@
 /// The fields of an ``Activity`` an athlete may change, sent as the body of
-/// `PUT /activities/{id}`.
+/// `PUT /api/v1/activity/{id}`.
 ///
 /// Only the fields that are set are written: `{"name": "Morning ride"}` renames and leaves the
 /// sport alone. A field is never sent as `null`, which a server could read as "clear it".

@@ -1,20 +1,25 @@
 public import Foundation
 
-/// One day's wellness record, as `GET /wellness` answers it (a bare JSON array): fitness and
-/// fatigue from training load, and what the athlete or their devices logged that morning.
+/// One day's wellness record, as intervals.icu keeps it: fitness and fatigue from training
+/// load, and what the athlete or their devices logged that day.
 ///
-/// The VeloReady document names the record but none of its fields, so the fields carry
-/// intervals.icu's names and units, and only the day (`id`) is required:
+/// It is an element of `GET /api/v1/athlete/{id}/wellness` (a bare JSON array), the body of
+/// `GET` and `PUT /api/v1/athlete/{id}/wellness/{YYYY-MM-DD}`, and an element of the array
+/// `PUT /api/v1/athlete/{id}/wellness-bulk` takes. Unlike activities, its fields are camelCase
+/// on the wire, and the record is keyed by its day in `id`:
 ///
 /// ```json
 /// {
-///   "id": "2026-11-20", "ctl": 52.3, "atl": 61.8, "restingHR": 49, "hrv": 71.0,
-///   "sleepSecs": 27000, "weight": 70.8, "updated": "2026-11-20T08:00:00Z"
+///   "id": "2026-11-20", "ctl": 52.3, "atl": 61.8, "rampRate": 1.2, "restingHR": 49,
+///   "hrv": 71.0, "sleepSecs": 27000, "sleepScore": 84, "weight": 70.8, "steps": 9120,
+///   "soreness": 2, "fatigue": 2, "mood": 1, "updated": "2026-11-20T08:00:00Z"
 /// }
 /// ```
 ///
-/// Encoding writes every field, `null` when it is unknown, as intervals.icu does; unknown
-/// fields in a response are ignored.
+/// Only `id` is required when reading; every other field may be missing or `null`, and fields
+/// the service adds are ignored. Encoding writes `id` and only the fields that are set, so a
+/// record sent with `PUT` changes what it carries and leaves the rest of the day as it was
+/// (a `null` could read as "clear it").
 public struct Wellness: Codable, Sendable, Hashable, Identifiable {
     /// The day the record belongs to: `id`, written `YYYY-MM-DD`.
     public var id: CalendarDay
@@ -22,14 +27,32 @@ public struct Wellness: Codable, Sendable, Hashable, Identifiable {
     public var ctl: Double?
     /// Fatigue, the 7-day weighted average of training load (ATL): `atl`.
     public var atl: Double?
+    /// How fast fitness is rising, in CTL per week: `rampRate`.
+    public var rampRate: Double?
     /// Resting heart rate in beats per minute, when logged: `restingHR`.
     public var restingHeartRate: Int?
     /// Heart rate variability (rMSSD, ms), when logged: `hrv`.
     public var hrv: Double?
+    /// Heart rate variability (SDNN, ms), when logged: `hrvSDNN`.
+    public var hrvSDNN: Double?
     /// Sleep in seconds, when logged: `sleepSecs`.
     public var sleepSeconds: Int?
+    /// A device's sleep score, when logged: `sleepScore`.
+    public var sleepScore: Double?
+    /// A device's readiness score, when logged: `readiness`.
+    public var readiness: Double?
     /// Body weight in kilograms, when logged: `weight`.
     public var weight: Double?
+    /// Steps that day, when logged: `steps`.
+    public var steps: Int?
+    /// Blood oxygen saturation in percent, when logged: `spO2`.
+    public var spO2: Double?
+    /// Muscle soreness, 1 (low) to 4 (extreme), when logged: `soreness`.
+    public var soreness: Int?
+    /// Fatigue as the athlete felt it, 1 (low) to 4 (extreme), when logged: `fatigue`.
+    public var fatigue: Int?
+    /// Mood, 1 (great) to 4 (grumpy), when logged: `mood`.
+    public var mood: Int?
     /// When the server last changed the record: `updated`, ISO 8601 with an offset.
     public var updatedAt: Date?
 
@@ -39,7 +62,7 @@ public struct Wellness: Codable, Sendable, Hashable, Identifiable {
         return ctl - atl
     }
 
-    /// Makes a wellness record.
+    /// Makes a wellness record; every field but the day is unknown until set.
     /// - Parameters:
     ///   - id: The day.
     ///   - ctl: Fitness.
@@ -71,13 +94,9 @@ public struct Wellness: Codable, Sendable, Hashable, Identifiable {
 
     /// The JSON keys, as intervals.icu spells them.
     enum CodingKeys: String, CodingKey {
-        case id
-        case ctl
-        case atl
+        case id, ctl, atl, rampRate, hrv, hrvSDNN, sleepScore, readiness, weight, steps, spO2, soreness, fatigue, mood
         case restingHeartRate = "restingHR"
-        case hrv
         case sleepSeconds = "sleepSecs"
-        case weight
         case updatedAt = "updated"
     }
 
@@ -87,23 +106,64 @@ public struct Wellness: Codable, Sendable, Hashable, Identifiable {
         id = try container.decode(CalendarDay.self, forKey: .id)
         ctl = try container.decodeIfPresent(Double.self, forKey: .ctl)
         atl = try container.decodeIfPresent(Double.self, forKey: .atl)
-        restingHeartRate = try container.decodeIfPresent(Int.self, forKey: .restingHeartRate)
+        rampRate = try container.decodeIfPresent(Double.self, forKey: .rampRate)
+        restingHeartRate = try container.decodeWholeNumberIfPresent(forKey: .restingHeartRate)
         hrv = try container.decodeIfPresent(Double.self, forKey: .hrv)
-        sleepSeconds = try container.decodeIfPresent(Int.self, forKey: .sleepSeconds)
+        hrvSDNN = try container.decodeIfPresent(Double.self, forKey: .hrvSDNN)
+        sleepSeconds = try container.decodeWholeNumberIfPresent(forKey: .sleepSeconds)
+        sleepScore = try container.decodeIfPresent(Double.self, forKey: .sleepScore)
+        readiness = try container.decodeIfPresent(Double.self, forKey: .readiness)
         weight = try container.decodeIfPresent(Double.self, forKey: .weight)
+        steps = try container.decodeWholeNumberIfPresent(forKey: .steps)
+        spO2 = try container.decodeIfPresent(Double.self, forKey: .spO2)
+        soreness = try container.decodeWholeNumberIfPresent(forKey: .soreness)
+        fatigue = try container.decodeWholeNumberIfPresent(forKey: .fatigue)
+        mood = try container.decodeWholeNumberIfPresent(forKey: .mood)
         updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt)
     }
 
-    /// Writes every field; one that is `nil` is written as `null`, so every record has the same keys.
+    /// Writes `id` and the fields that are set; a `nil` field is left out, never written `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
-        try container.encode(ctl, forKey: .ctl)
-        try container.encode(atl, forKey: .atl)
-        try container.encode(restingHeartRate, forKey: .restingHeartRate)
-        try container.encode(hrv, forKey: .hrv)
-        try container.encode(sleepSeconds, forKey: .sleepSeconds)
-        try container.encode(weight, forKey: .weight)
-        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(ctl, forKey: .ctl)
+        try container.encodeIfPresent(atl, forKey: .atl)
+        try container.encodeIfPresent(rampRate, forKey: .rampRate)
+        try container.encodeIfPresent(restingHeartRate, forKey: .restingHeartRate)
+        try container.encodeIfPresent(hrv, forKey: .hrv)
+        try container.encodeIfPresent(hrvSDNN, forKey: .hrvSDNN)
+        try container.encodeIfPresent(sleepSeconds, forKey: .sleepSeconds)
+        try container.encodeIfPresent(sleepScore, forKey: .sleepScore)
+        try container.encodeIfPresent(readiness, forKey: .readiness)
+        try container.encodeIfPresent(weight, forKey: .weight)
+        try container.encodeIfPresent(steps, forKey: .steps)
+        try container.encodeIfPresent(spO2, forKey: .spO2)
+        try container.encodeIfPresent(soreness, forKey: .soreness)
+        try container.encodeIfPresent(fatigue, forKey: .fatigue)
+        try container.encodeIfPresent(mood, forKey: .mood)
+        try container.encodeIfPresent(updatedAt, forKey: .updatedAt)
+    }
+
+    /// The record with every field that `other` sets copied over this one's: what a `PUT` of
+    /// `other` does to the stored day. The day and `updatedAt` are this record's.
+    /// - Parameter other: The fields to change.
+    public func merging(_ other: Wellness) -> Wellness {
+        var merged = self
+        merged.ctl = other.ctl ?? ctl
+        merged.atl = other.atl ?? atl
+        merged.rampRate = other.rampRate ?? rampRate
+        merged.restingHeartRate = other.restingHeartRate ?? restingHeartRate
+        merged.hrv = other.hrv ?? hrv
+        merged.hrvSDNN = other.hrvSDNN ?? hrvSDNN
+        merged.sleepSeconds = other.sleepSeconds ?? sleepSeconds
+        merged.sleepScore = other.sleepScore ?? sleepScore
+        merged.readiness = other.readiness ?? readiness
+        merged.weight = other.weight ?? weight
+        merged.steps = other.steps ?? steps
+        merged.spO2 = other.spO2 ?? spO2
+        merged.soreness = other.soreness ?? soreness
+        merged.fatigue = other.fatigue ?? fatigue
+        merged.mood = other.mood ?? mood
+        return merged
     }
 }

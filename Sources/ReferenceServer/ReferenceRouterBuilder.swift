@@ -10,8 +10,10 @@ import Tracing
 /// 4. ``RequestDecompressionMiddleware``: a compressed body is refused with 415 unless its route
 ///    takes gzip; the route groups' own one inflates it, after their access check.
 ///
-/// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; everything else under
-/// `/api` behind ``AccessTokenMiddleware``; and, only when ``enablesDebugRoutes`` is set, the
+/// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; the intervals routes
+/// (`/api/v1/athlete/…`, `/api/v1/activity/…`) behind ``IntervalsAccessMiddleware`` and its
+/// OAuth token endpoint (`/api/oauth/token`); everything else under `/api` behind
+/// ``AccessTokenMiddleware``; and, only when ``enablesDebugRoutes`` is set, the
 /// diagnostic and control routes under `/debug` (otherwise those paths answer the JSON 404).
 struct ReferenceRouterBuilder: Sendable {
     let store: RadarStore
@@ -48,12 +50,18 @@ struct ReferenceRouterBuilder: Sendable {
         let api = router.group("api").add(middleware: AccessTokenMiddleware(auth: auth)).add(middleware: RequestDecompressionMiddleware(decodes: true))
         authRoutes.registerAuthenticatedRoutes(on: api)
         RadarRoutes(store: store, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
-        IntervalsRoutes(store: intervals).register(on: api)
         ClarityAnalysisRoutes(store: clarity).register(on: api)
         ClarityInsightRoutes(store: clarity).register(on: api)
         RadarEventStreamRoutes(store: store, hub: realtime).register(on: api)
         ClarityHealthKitUploadRoutes(store: clarityHealth).register(on: api)
         ClarityHealthDataRoutes(store: clarityHealth, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
+
+        // intervals.icu's routes take its own credentials: an API key (Basic API_KEY:<key>) or
+        // a bearer token, renewed at its OAuth token endpoint.
+        let intervalsAPI = router.group("api/v1").add(middleware: IntervalsAccessMiddleware(auth: auth))
+            .add(middleware: RequestDecompressionMiddleware(decodes: true))
+        IntervalsRoutes(store: intervals).register(on: intervalsAPI)
+        IntervalsOAuthRoutes(auth: auth, store: intervals).register(on: router)
 
         if enablesDebugRoutes {
             let debug = router.group("debug").add(middleware: RequestDecompressionMiddleware(decodes: true))

@@ -24,6 +24,17 @@ extension ReferenceServer {
         return tokens
     }
 
+    /// Issues a new personal API key for an account, as intervals.icu's settings page would:
+    /// the intervals routes take it as HTTP Basic with the user name `API_KEY`.
+    /// - Parameter email: The account's email; the demo account's key is also
+    ///   ``ReferenceServerConfiguration/demoAPIKey``.
+    /// - Returns: The key.
+    /// - Throws: ``UnknownAccountError`` when no account has this email.
+    public func issueAPIKey(email: String) async throws -> String {
+        guard let key = await auth.issueAPIKey(email: email) else { throw UnknownAccountError(email: email) }
+        return key
+    }
+
     /// Sets how long access tokens issued from now on stay valid; tokens already issued keep their expiry.
     /// - Parameter lifetime: The new lifetime, for example `.milliseconds(200)`.
     public func setAccessTokenLifetime(_ lifetime: Duration) async {

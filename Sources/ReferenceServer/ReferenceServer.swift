@@ -76,6 +76,7 @@ public final class ReferenceServer: Sendable {
         self.auth = AuthService(
             demoEmail: configuration.demoEmail,
             demoPassword: configuration.demoPassword,
+            demoAPIKey: configuration.demoAPIKey,
             accessTokenLifetime: configuration.accessTokenLifetime,
             hasher: PasswordHasher(rounds: configuration.passwordHashRounds),
             throttle: LoginThrottle(

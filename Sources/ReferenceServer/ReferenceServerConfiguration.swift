@@ -28,6 +28,9 @@ public struct ReferenceServerConfiguration: Sendable {
     public var demoEmail: String
     /// The password of the demo account.
     public var demoPassword: String
+    /// The demo account's personal intervals.icu-style API key, sent as HTTP Basic with the
+    /// user name `API_KEY` to the intervals routes. `courier-demo-api-key` by default.
+    public var demoAPIKey: String = "courier-demo-api-key"
     /// How long an access token is valid after it is issued.
     public var accessTokenLifetime: Duration
     /// The logger for the server and its requests; `nil` uses a logger at `.warning`.

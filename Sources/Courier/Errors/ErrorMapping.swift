@@ -129,20 +129,45 @@ enum ServerErrorBody {
     /// Reads a message and a code from a JSON object; `nil` for anything else.
     ///
     /// Each field is read on its own, so one of an unexpected type never hides the others:
-    /// - `message`, else `error` (seed 004's `{error, message, details}`), else `detail`
-    ///   (FastAPI's `{"detail": "…"}`); a FastAPI validation list
-    ///   (`{"detail": [{"loc": [...], "msg": "…"}]}`) gives its first `msg`;
+    /// - `message`, else `error` (seed 004's `{error, message, details}` and CLARITY's
+    ///   `ErrorResponse {error, code, details}`), else `detail` (FastAPI's `{"detail": "…"}`);
+    ///   a FastAPI validation list (`{"detail": [{"loc": [...], "msg": "…"}]}`) gives its first `msg`;
     /// - an `error` object (`{"error": {"message": "…", "code": "…"}}`) gives its own fields;
+    /// - an RFC 9457 problem (`{"type", "title", "status", "detail"}`), at the top level or
+    ///   nested in FastAPI's `detail`, gives its `detail` (else `title`) and its `type`;
+    /// - an OAuth error (RFC 6749: `{"error": "invalid_grant", "error_description": "…"}`)
+    ///   gives its description and its `error`;
     /// - `code` as a string or a number, else `error` when `message` was the text.
     static func parse(_ data: Data) -> (message: String?, code: String?)? {
         guard !data.isEmpty, let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        if let problem = problem(object["detail"] as? [String: Any]) ?? problem(object) { return problem }
         let nested = object["error"] as? [String: Any]
         let errorText = object["error"] as? String
-        let message = object["message"] as? String ?? nested?["message"] as? String ?? errorText ?? detailText(object["detail"])
+        let description = object["error_description"] as? String
+        let message = object["message"] as? String ?? nested?["message"] as? String ?? description ?? errorText ?? detailText(object["detail"])
         var code = text(object["code"]) ?? text(nested?["code"])
-        if code == nil, object["message"] is String { code = errorText }
+        if code == nil, object["message"] is String || description != nil { code = errorText }
         guard message != nil || code != nil else { return nil }
         return (message, code)
+    }
+
+    /// An RFC 9457 problem's text and type: an object with a string `title` or `type` beside a
+    /// `status` or a string `detail`; `nil` for anything else.
+    private static func problem(_ object: [String: Any]?) -> (message: String?, code: String?)? {
+        guard let object, object["message"] == nil, !(object["error"] is String) else { return nil }
+        let title = object["title"] as? String
+        let type = object["type"] as? String
+        let detail = object["detail"] as? String
+        guard title != nil || type != nil, object["status"] != nil || detail != nil else { return nil }
+        return (detail ?? title, type.flatMap(problemCode) ?? text(object["code"]))
+    }
+
+    /// A problem type as a code: `invalid_credentials` as it is, and the last path segment of a
+    /// URI (`https://example.com/problems/out-of-credit` gives `out-of-credit`); `about:blank` is none.
+    private static func problemCode(_ type: String) -> String? {
+        guard type != "about:blank" else { return nil }
+        guard type.contains("/"), let last = type.split(separator: "/").last else { return type }
+        return String(last)
     }
 
     /// FastAPI's `detail`: a string, or the first `msg` of a validation list.

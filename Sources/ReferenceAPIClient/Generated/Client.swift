@@ -23,7 +23,9 @@ import HTTPTypes
 ///   Live updates use the WebSocket `GET /api/ws/radar/{id}`, which is not described here.
 /// - **CLARITY** under `/api/v1`: sign-in (`/api/v1/auth`), HealthKit uploads, health
 ///   data, PAT analysis and insights.
-/// - **VeloReady** under `/api/v1`: intervals.icu-style activities and wellness.
+/// - **VeloReady** under `/api/v1`: intervals.icu API v1's athlete-scoped activities and
+///   wellness (`/api/v1/athlete/{athleteId}/…`, `/api/v1/activity/{id}`), signed with a
+///   personal API key (Basic `API_KEY:<key>`) or a bearer token.
 ///
 /// Conventions:
 ///
@@ -34,7 +36,7 @@ import HTTPTypes
 /// - Responses are JSON with sorted keys. Dates are ISO 8601 in UTC with whole seconds
 ///   (`2026-11-20T07:12:00Z`); request bodies may carry fractional seconds too.
 /// - The reference server leaves an optional field with no value out of its responses,
-///   except in intervals activities and wellness records, which send `null`. Where the
+///   except in intervals activities, which send `null`. Where the
 ///   apps' documents let a field be `null` (a radar's `subCategory`, an opinion's
 ///   `reasoning`, …), the schema allows it, so a client built from this document accepts
 ///   any backend built to those documents.
@@ -4642,24 +4644,26 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The athlete's activities, newest first
+    /// The athlete's activities between two days, newest first
     ///
-    /// A bare JSON array. Seed 003 calls it without parameters; `oldest`, `newest` and
-    /// `limit` are intervals.icu's filters, which the reference server also takes.
-    /// Cacheable: `Cache-Control: private, max-age=300`, `ETag`, `Last-Modified` (newest
-    /// change among the activities returned); `If-None-Match` / `If-Modified-Since` answer 304.
+    /// intervals.icu's athlete-scoped list, as a bare JSON array. `oldest` is required;
+    /// `newest` defaults to the last day with data. Cacheable: `Cache-Control: private,
+    /// max-age=300`, `ETag`, `Last-Modified` (newest change among the activities returned);
+    /// `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/activities`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)`.
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/activities`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)`.
     public func listActivities(_ input: Operations.ListActivities.Input) async throws -> Operations.ListActivities.Output {
         try await client.send(
             input: input,
             forOperation: Operations.ListActivities.id,
             serializer: { input in
                 let path = try converter.renderedPath(
-                    template: "/api/v1/activities",
-                    parameters: []
+                    template: "/api/v1/athlete/{}/activities",
+                    parameters: [
+                        input.path.athleteId
+                    ]
                 )
                 var request: HTTPTypes.HTTPRequest = .init(
                     soar_path: path,
@@ -4818,6 +4822,28 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
                 case 422:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.UnprocessableContent.Body
@@ -4858,15 +4884,15 @@ public struct Client: APIProtocol {
     /// last change); `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/activities/{id}`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/{id}/get(getActivity)`.
+    /// - Remark: HTTP `GET /api/v1/activity/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/activity/{id}/get(getActivity)`.
     public func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
         try await client.send(
             input: input,
             forOperation: Operations.GetActivity.id,
             serializer: { input in
                 let path = try converter.renderedPath(
-                    template: "/api/v1/activities/{}",
+                    template: "/api/v1/activity/{}",
                     parameters: [
                         input.path.id
                     ]
@@ -5021,19 +5047,17 @@ public struct Client: APIProtocol {
     }
     /// Rename or retype an activity
     ///
-    /// Changes only the fields given and answers the updated activity. Not in seed 003
-    /// (its repository's `save` names no endpoint); the reference server adds it.
+    /// Changes only the fields given and answers the updated activity.
     ///
-    ///
-    /// - Remark: HTTP `PUT /api/v1/activities/{id}`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)`.
+    /// - Remark: HTTP `PUT /api/v1/activity/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)`.
     public func updateActivity(_ input: Operations.UpdateActivity.Input) async throws -> Operations.UpdateActivity.Output {
         try await client.send(
             input: input,
             forOperation: Operations.UpdateActivity.id,
             serializer: { input in
                 let path = try converter.renderedPath(
-                    template: "/api/v1/activities/{}",
+                    template: "/api/v1/activity/{}",
                     parameters: [
                         input.path.id
                     ]
@@ -5220,24 +5244,26 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Daily wellness records in a date range
+    /// Daily wellness records between two days
     ///
-    /// One record per day from `start` through `end`, oldest first, as a bare JSON array.
-    /// Both are required, `start` must not be after `end`, and the range is at most
-    /// 366 days (400 otherwise). Cacheable: `Cache-Control: private, max-age=300`, `ETag`,
-    /// `Last-Modified` (newest `updated`); `If-None-Match` / `If-Modified-Since` answer 304.
+    /// One record per day from `oldest` through `newest`, oldest first, as a bare JSON
+    /// array. `oldest` must not be after `newest`, and the range is at most 366 days (400
+    /// otherwise). Cacheable: `Cache-Control: private, max-age=300`, `ETag`, `Last-Modified`
+    /// (newest `updated`); `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/wellness`.
-    /// - Remark: Generated from `#/paths//api/v1/wellness/get(listWellness)`.
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/wellness`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)`.
     public func listWellness(_ input: Operations.ListWellness.Input) async throws -> Operations.ListWellness.Output {
         try await client.send(
             input: input,
             forOperation: Operations.ListWellness.id,
             serializer: { input in
                 let path = try converter.renderedPath(
-                    template: "/api/v1/wellness",
-                    parameters: []
+                    template: "/api/v1/athlete/{}/wellness",
+                    parameters: [
+                        input.path.athleteId
+                    ]
                 )
                 var request: HTTPTypes.HTTPRequest = .init(
                     soar_path: path,
@@ -5248,15 +5274,15 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "start",
-                    value: input.query.start
+                    name: "oldest",
+                    value: input.query.oldest
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "end",
-                    value: input.query.end
+                    name: "newest",
+                    value: input.query.newest
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
@@ -5389,6 +5415,613 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnprocessableContent.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// One day's wellness record
+    ///
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/wellness/{day}`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)`.
+    public func getWellnessDay(_ input: Operations.GetWellnessDay.Input) async throws -> Operations.GetWellnessDay.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetWellnessDay.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/api/v1/athlete/{}/wellness/{}",
+                    parameters: [
+                        input.path.athleteId,
+                        input.path.day
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.GetWellnessDay.Output.Ok.Headers = .init(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControl.self
+                        ),
+                        lastModified: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Last-Modified",
+                            as: Components.Headers.LastModified.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetWellnessDay.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Wellness.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 304:
+                    let headers: Components.Responses.NotModified.Headers = .init(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControl.self
+                        ),
+                        lastModified: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Last-Modified",
+                            as: Components.Headers.LastModified.self
+                        )
+                    )
+                    return .notModified(.init(headers: headers))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "WWW-Authenticate",
+                        as: Components.Headers.WWWAuthenticate.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Write the fields a record sets for its day
+    ///
+    /// Fields left out keep their value. The record's `id` must be the path's day (422
+    /// otherwise). Answers the day as stored.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athlete/{athleteId}/wellness/{day}`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)`.
+    public func updateWellnessDay(_ input: Operations.UpdateWellnessDay.Input) async throws -> Operations.UpdateWellnessDay.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.UpdateWellnessDay.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/api/v1/athlete/{}/wellness/{}",
+                    parameters: [
+                        input.path.athleteId,
+                        input.path.day
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .put
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.UpdateWellnessDay.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Wellness.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "WWW-Authenticate",
+                        as: Components.Headers.WWWAuthenticate.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 413:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PayloadTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .contentTooLarge(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnprocessableContent.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Write many days at once
+    ///
+    /// Each record changes the fields it sets for its day; at most 366 records.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athlete/{athleteId}/wellness-bulk`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)`.
+    public func updateWellnessBulk(_ input: Operations.UpdateWellnessBulk.Input) async throws -> Operations.UpdateWellnessBulk.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.UpdateWellnessBulk.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/api/v1/athlete/{}/wellness-bulk",
+                    parameters: [
+                        input.path.athleteId
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .put
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    return .ok(.init())
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "WWW-Authenticate",
+                        as: Components.Headers.WWWAuthenticate.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 413:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PayloadTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .contentTooLarge(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnprocessableContent.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

@@ -18,6 +18,12 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
+        /// The athlete: `0` for the one the credential belongs to, or that athlete's own id
+        /// (`i1001`); any other athlete answers 403.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/AthleteId`.
+        public typealias AthleteId = Swift.String
         /// The radar's id, such as `r_1`.
         ///
         /// - Remark: Generated from `#/components/parameters/RadarId`.

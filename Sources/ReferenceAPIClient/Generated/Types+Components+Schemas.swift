@@ -1477,8 +1477,8 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/ActivityType`.
         public typealias ActivityType = Swift.String
-        /// Seed 003 requires only `id` and `name`; the other fields are intervals.icu's. The
-        /// reference server writes every key, `null` when the value is unknown.
+        /// intervals.icu's activity, in its snake_case names. Only `id` and `name` are
+        /// required; the reference server writes every key, `null` when the value is unknown.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/Activity`.
@@ -1499,6 +1499,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Activity/moving_time`.
             public var movingTime: Swift.Int?
+            /// Seconds from start to finish.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Activity/elapsed_time`.
+            public var elapsedTime: Swift.Int?
             /// Metres.
             ///
             /// - Remark: Generated from `#/components/schemas/Activity/distance`.
@@ -1507,16 +1511,44 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Activity/total_elevation_gain`.
             public var totalElevationGain: Swift.Double?
-            /// Watts.
+            /// Watts
+            ///
+            /// - Remark: Generated from `#/components/schemas/Activity/average_watts`.
+            public var averageWatts: Swift.Double?
+            /// Watts
             ///
             /// - Remark: Generated from `#/components/schemas/Activity/icu_average_watts`.
             public var icuAverageWatts: Swift.Double?
+            /// Weighted average watts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Activity/icu_weighted_avg_watts`.
+            public var icuWeightedAvgWatts: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/Activity/icu_training_load`.
+            public var icuTrainingLoad: Swift.Int?
+            /// Percent of FTP.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Activity/icu_intensity`.
+            public var icuIntensity: Swift.Double?
+            /// Watts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Activity/icu_ftp`.
+            public var icuFtp: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Activity/icu_ctl`.
+            public var icuCtl: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/Activity/icu_atl`.
+            public var icuAtl: Swift.Double?
             /// Beats per minute.
             ///
             /// - Remark: Generated from `#/components/schemas/Activity/average_heartrate`.
             public var averageHeartrate: Swift.Double?
-            /// - Remark: Generated from `#/components/schemas/Activity/icu_training_load`.
-            public var icuTrainingLoad: Swift.Int?
+            /// Beats per minute.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Activity/max_heartrate`.
+            public var maxHeartrate: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/Activity/calories`.
+            public var calories: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Activity/trainer`.
+            public var trainer: Swift.Bool?
             /// Creates a new `Activity`.
             ///
             /// - Parameters:
@@ -1525,33 +1557,63 @@ extension Components {
             ///   - startDate: Start time in UTC.
             ///   - startDateLocal: Start time on the athlete's clock, without an offset (`2026-11-20T08:12:00`).
             ///   - movingTime: Seconds in motion.
+            ///   - elapsedTime: Seconds from start to finish.
             ///   - distance: Metres.
             ///   - totalElevationGain: Metres.
-            ///   - icuAverageWatts: Watts.
-            ///   - averageHeartrate: Beats per minute.
+            ///   - averageWatts: Watts
+            ///   - icuAverageWatts: Watts
+            ///   - icuWeightedAvgWatts: Weighted average watts.
             ///   - icuTrainingLoad:
+            ///   - icuIntensity: Percent of FTP.
+            ///   - icuFtp: Watts.
+            ///   - icuCtl:
+            ///   - icuAtl:
+            ///   - averageHeartrate: Beats per minute.
+            ///   - maxHeartrate: Beats per minute.
+            ///   - calories:
+            ///   - trainer:
             public init(
                 id: Swift.String,
                 name: Swift.String,
                 startDate: Foundation.Date? = nil,
                 startDateLocal: Swift.String? = nil,
                 movingTime: Swift.Int? = nil,
+                elapsedTime: Swift.Int? = nil,
                 distance: Swift.Double? = nil,
                 totalElevationGain: Swift.Double? = nil,
+                averageWatts: Swift.Double? = nil,
                 icuAverageWatts: Swift.Double? = nil,
+                icuWeightedAvgWatts: Swift.Double? = nil,
+                icuTrainingLoad: Swift.Int? = nil,
+                icuIntensity: Swift.Double? = nil,
+                icuFtp: Swift.Int? = nil,
+                icuCtl: Swift.Double? = nil,
+                icuAtl: Swift.Double? = nil,
                 averageHeartrate: Swift.Double? = nil,
-                icuTrainingLoad: Swift.Int? = nil
+                maxHeartrate: Swift.Double? = nil,
+                calories: Swift.Int? = nil,
+                trainer: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.name = name
                 self.startDate = startDate
                 self.startDateLocal = startDateLocal
                 self.movingTime = movingTime
+                self.elapsedTime = elapsedTime
                 self.distance = distance
                 self.totalElevationGain = totalElevationGain
+                self.averageWatts = averageWatts
                 self.icuAverageWatts = icuAverageWatts
-                self.averageHeartrate = averageHeartrate
+                self.icuWeightedAvgWatts = icuWeightedAvgWatts
                 self.icuTrainingLoad = icuTrainingLoad
+                self.icuIntensity = icuIntensity
+                self.icuFtp = icuFtp
+                self.icuCtl = icuCtl
+                self.icuAtl = icuAtl
+                self.averageHeartrate = averageHeartrate
+                self.maxHeartrate = maxHeartrate
+                self.calories = calories
+                self.trainer = trainer
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1559,11 +1621,21 @@ extension Components {
                 case startDate = "start_date"
                 case startDateLocal = "start_date_local"
                 case movingTime = "moving_time"
+                case elapsedTime = "elapsed_time"
                 case distance
                 case totalElevationGain = "total_elevation_gain"
+                case averageWatts = "average_watts"
                 case icuAverageWatts = "icu_average_watts"
-                case averageHeartrate = "average_heartrate"
+                case icuWeightedAvgWatts = "icu_weighted_avg_watts"
                 case icuTrainingLoad = "icu_training_load"
+                case icuIntensity = "icu_intensity"
+                case icuFtp = "icu_ftp"
+                case icuCtl = "icu_ctl"
+                case icuAtl = "icu_atl"
+                case averageHeartrate = "average_heartrate"
+                case maxHeartrate = "max_heartrate"
+                case calories
+                case trainer
             }
         }
         /// Only the fields given change; `null` is the same as leaving a field out.
@@ -1583,8 +1655,8 @@ extension Components {
                 case name
             }
         }
-        /// One day's record, in intervals.icu's names. Only `id` is required; the reference
-        /// server writes every key, `null` when the value was not logged.
+        /// One day's record, in intervals.icu's camelCase names. Only `id` is required; the
+        /// reference server leaves out what was not logged.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/Wellness`.
@@ -1601,6 +1673,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Wellness/atl`.
             public var atl: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/Wellness/rampRate`.
+            public var rampRate: Swift.Double?
             /// Beats per minute.
             ///
             /// - Remark: Generated from `#/components/schemas/Wellness/restingHR`.
@@ -1609,12 +1683,32 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Wellness/hrv`.
             public var hrv: Swift.Double?
+            /// SDNN in milliseconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Wellness/hrvSDNN`.
+            public var hrvSDNN: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/Wellness/sleepSecs`.
             public var sleepSecs: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Wellness/sleepScore`.
+            public var sleepScore: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/Wellness/readiness`.
+            public var readiness: Swift.Double?
             /// Kilograms.
             ///
             /// - Remark: Generated from `#/components/schemas/Wellness/weight`.
             public var weight: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/Wellness/steps`.
+            public var steps: Swift.Int?
+            /// Percent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Wellness/spO2`.
+            public var spO2: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/Wellness/soreness`.
+            public var soreness: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Wellness/fatigue`.
+            public var fatigue: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Wellness/mood`.
+            public var mood: Swift.Int?
             /// When the server last changed the record.
             ///
             /// - Remark: Generated from `#/components/schemas/Wellness/updated`.
@@ -1625,38 +1719,74 @@ extension Components {
             ///   - id: The day, `YYYY-MM-DD`.
             ///   - ctl: Fitness (chronic training load).
             ///   - atl: Fatigue (acute training load).
+            ///   - rampRate:
             ///   - restingHR: Beats per minute.
             ///   - hrv: rMSSD in milliseconds.
+            ///   - hrvSDNN: SDNN in milliseconds.
             ///   - sleepSecs:
+            ///   - sleepScore:
+            ///   - readiness:
             ///   - weight: Kilograms.
+            ///   - steps:
+            ///   - spO2: Percent.
+            ///   - soreness:
+            ///   - fatigue:
+            ///   - mood:
             ///   - updated: When the server last changed the record.
             public init(
                 id: Swift.String,
                 ctl: Swift.Double? = nil,
                 atl: Swift.Double? = nil,
+                rampRate: Swift.Double? = nil,
                 restingHR: Swift.Int? = nil,
                 hrv: Swift.Double? = nil,
+                hrvSDNN: Swift.Double? = nil,
                 sleepSecs: Swift.Int? = nil,
+                sleepScore: Swift.Double? = nil,
+                readiness: Swift.Double? = nil,
                 weight: Swift.Double? = nil,
+                steps: Swift.Int? = nil,
+                spO2: Swift.Double? = nil,
+                soreness: Swift.Int? = nil,
+                fatigue: Swift.Int? = nil,
+                mood: Swift.Int? = nil,
                 updated: Foundation.Date? = nil
             ) {
                 self.id = id
                 self.ctl = ctl
                 self.atl = atl
+                self.rampRate = rampRate
                 self.restingHR = restingHR
                 self.hrv = hrv
+                self.hrvSDNN = hrvSDNN
                 self.sleepSecs = sleepSecs
+                self.sleepScore = sleepScore
+                self.readiness = readiness
                 self.weight = weight
+                self.steps = steps
+                self.spO2 = spO2
+                self.soreness = soreness
+                self.fatigue = fatigue
+                self.mood = mood
                 self.updated = updated
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case ctl
                 case atl
+                case rampRate
                 case restingHR
                 case hrv
+                case hrvSDNN
                 case sleepSecs
+                case sleepScore
+                case readiness
                 case weight
+                case steps
+                case spO2
+                case soreness
+                case fatigue
+                case mood
                 case updated
             }
         }

@@ -6620,43 +6620,58 @@ public enum Operations {
             }
         }
     }
-    /// The athlete's activities, newest first
+    /// The athlete's activities between two days, newest first
     ///
-    /// A bare JSON array. Seed 003 calls it without parameters; `oldest`, `newest` and
-    /// `limit` are intervals.icu's filters, which the reference server also takes.
-    /// Cacheable: `Cache-Control: private, max-age=300`, `ETag`, `Last-Modified` (newest
-    /// change among the activities returned); `If-None-Match` / `If-Modified-Since` answer 304.
+    /// intervals.icu's athlete-scoped list, as a bare JSON array. `oldest` is required;
+    /// `newest` defaults to the last day with data. Cacheable: `Cache-Control: private,
+    /// max-age=300`, `ETag`, `Last-Modified` (newest change among the activities returned);
+    /// `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/activities`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)`.
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/activities`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)`.
     public enum ListActivities {
         public static let id: Swift.String = "listActivities"
         public struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/activities/GET/query`.
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                /// (`i1001`); any other athlete answers 403.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/path/athleteId`.
+                public var athleteId: Components.Parameters.AthleteId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - athleteId: The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                public init(athleteId: Components.Parameters.AthleteId) {
+                    self.athleteId = athleteId
+                }
+            }
+            public var path: Operations.ListActivities.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// First day included, `YYYY-MM-DD` (an ISO 8601 date-time names its UTC day).
-                /// Anything else answers 400.
+                /// First day included, `YYYY-MM-DD`. Anything else answers 400.
                 ///
-                ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/GET/query/oldest`.
-                public var oldest: Swift.String?
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/query/oldest`.
+                public var oldest: Swift.String
                 /// Last day included; same format as `oldest`.
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/GET/query/newest`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/query/newest`.
                 public var newest: Swift.String?
                 /// At most this many activities. Out of range, or not an integer, answers 422.
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/GET/query/limit`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - oldest: First day included, `YYYY-MM-DD` (an ISO 8601 date-time names its UTC day).
+                ///   - oldest: First day included, `YYYY-MM-DD`. Anything else answers 400.
                 ///   - newest: Last day included; same format as `oldest`.
                 ///   - limit: At most this many activities. Out of range, or not an integer, answers 422.
                 public init(
-                    oldest: Swift.String? = nil,
+                    oldest: Swift.String,
                     newest: Swift.String? = nil,
                     limit: Swift.Int? = nil
                 ) {
@@ -6666,16 +6681,16 @@ public enum Operations {
                 }
             }
             public var query: Operations.ListActivities.Input.Query
-            /// - Remark: Generated from `#/paths/api/v1/activities/GET/header`.
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// An `ETag` from an earlier answer; a match answers 304.
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/GET/header/If-None-Match`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 /// An HTTP date; used only without `If-None-Match`. No change since answers 304.
                 ///
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/GET/header/If-Modified-Since`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/header/If-Modified-Since`.
                 public var ifModifiedSince: Components.Parameters.IfModifiedSince?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListActivities.AcceptableContentType>]
                 /// Creates a new `Headers`.
@@ -6698,31 +6713,34 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - path:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.ListActivities.Input.Query = .init(),
+                path: Operations.ListActivities.Input.Path,
+                query: Operations.ListActivities.Input.Query,
                 headers: Operations.ListActivities.Input.Headers = .init()
             ) {
+                self.path = path
                 self.query = query
                 self.headers = headers
             }
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/activities/GET/responses/200/headers`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
                     /// A strong validator of the body, such as `"3f9a0c1b2d4e5f6a7b8c9d0e"`.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/activities/GET/responses/200/headers/ETag`.
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// How long and by whom the answer may be cached.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/activities/GET/responses/200/headers/Cache-Control`.
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/responses/200/headers/Cache-Control`.
                     public var cacheControl: Components.Headers.CacheControl?
                     /// When the resource last changed, as an HTTP date. Absent when unknown.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/activities/GET/responses/200/headers/Last-Modified`.
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/responses/200/headers/Last-Modified`.
                     public var lastModified: Components.Headers.LastModified?
                     /// Creates a new `Headers`.
                     ///
@@ -6742,9 +6760,9 @@ public enum Operations {
                 }
                 /// Received HTTP response headers
                 public var headers: Operations.ListActivities.Output.Ok.Headers
-                /// - Remark: Generated from `#/paths/api/v1/activities/GET/responses/200/content`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/v1/activities/GET/responses/200/content/application\/json`.
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/activities/GET/responses/200/content/application\/json`.
                     case json([Components.Schemas.Activity])
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
@@ -6776,7 +6794,7 @@ public enum Operations {
             }
             /// The activities.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
             case ok(Operations.ListActivities.Output.Ok)
@@ -6799,7 +6817,7 @@ public enum Operations {
             }
             /// The cached representation is still current; no body.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)/responses/304`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             case notModified(Components.Responses.NotModified)
@@ -6824,7 +6842,7 @@ public enum Operations {
             /// query date), `invalid_token` (verification code), `invalid_idempotency_key`.
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)/responses/400`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
             case badRequest(Components.Responses.BadRequest)
@@ -6849,7 +6867,7 @@ public enum Operations {
             /// (login) or `invalid_refresh_token` (refresh).
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)/responses/401`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             case unauthorized(Components.Responses.Unauthorized)
@@ -6870,10 +6888,33 @@ public enum Operations {
                     }
                 }
             }
+            /// `forbidden`: the request names another user.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `validation_failed` (values out of range) or `idempotency_key_reused` (keyed writes).
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)/responses/422`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
             case unprocessableContent(Components.Responses.UnprocessableContent)
@@ -6931,16 +6972,16 @@ public enum Operations {
     /// last change); `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/activities/{id}`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/{id}/get(getActivity)`.
+    /// - Remark: HTTP `GET /api/v1/activity/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/activity/{id}/get(getActivity)`.
     public enum GetActivity {
         public static let id: Swift.String = "getActivity"
         public struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/path`.
+            /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/path`.
             public struct Path: Sendable, Hashable {
                 /// The activity's id, such as `i1042`.
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/path/id`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/path/id`.
                 public var id: Swift.String
                 /// Creates a new `Path`.
                 ///
@@ -6951,16 +6992,16 @@ public enum Operations {
                 }
             }
             public var path: Operations.GetActivity.Input.Path
-            /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/header`.
+            /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// An `ETag` from an earlier answer; a match answers 304.
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/header/If-None-Match`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 /// An HTTP date; used only without `If-None-Match`. No change since answers 304.
                 ///
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/header/If-Modified-Since`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/header/If-Modified-Since`.
                 public var ifModifiedSince: Components.Parameters.IfModifiedSince?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetActivity.AcceptableContentType>]
                 /// Creates a new `Headers`.
@@ -6995,19 +7036,19 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/responses/200/headers`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
                     /// A strong validator of the body, such as `"3f9a0c1b2d4e5f6a7b8c9d0e"`.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/responses/200/headers/ETag`.
+                    /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// How long and by whom the answer may be cached.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/responses/200/headers/Cache-Control`.
+                    /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/responses/200/headers/Cache-Control`.
                     public var cacheControl: Components.Headers.CacheControl?
                     /// When the resource last changed, as an HTTP date. Absent when unknown.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/responses/200/headers/Last-Modified`.
+                    /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/responses/200/headers/Last-Modified`.
                     public var lastModified: Components.Headers.LastModified?
                     /// Creates a new `Headers`.
                     ///
@@ -7027,9 +7068,9 @@ public enum Operations {
                 }
                 /// Received HTTP response headers
                 public var headers: Operations.GetActivity.Output.Ok.Headers
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/responses/200/content`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/v1/activities/{id}/GET/responses/200/content/application\/json`.
+                    /// - Remark: Generated from `#/paths/api/v1/activity/{id}/GET/responses/200/content/application\/json`.
                     case json(Components.Schemas.Activity)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
@@ -7061,7 +7102,7 @@ public enum Operations {
             }
             /// The activity.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/get(getActivity)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/get(getActivity)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
             case ok(Operations.GetActivity.Output.Ok)
@@ -7084,7 +7125,7 @@ public enum Operations {
             }
             /// The cached representation is still current; no body.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/get(getActivity)/responses/304`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/get(getActivity)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             case notModified(Components.Responses.NotModified)
@@ -7109,7 +7150,7 @@ public enum Operations {
             /// (login) or `invalid_refresh_token` (refresh).
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/get(getActivity)/responses/401`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/get(getActivity)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             case unauthorized(Components.Responses.Unauthorized)
@@ -7132,7 +7173,7 @@ public enum Operations {
             }
             /// `not_found`: no such resource visible to this user, or no such route.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/get(getActivity)/responses/404`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/get(getActivity)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
             case notFound(Components.Responses.NotFound)
@@ -7186,20 +7227,18 @@ public enum Operations {
     }
     /// Rename or retype an activity
     ///
-    /// Changes only the fields given and answers the updated activity. Not in seed 003
-    /// (its repository's `save` names no endpoint); the reference server adds it.
+    /// Changes only the fields given and answers the updated activity.
     ///
-    ///
-    /// - Remark: HTTP `PUT /api/v1/activities/{id}`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)`.
+    /// - Remark: HTTP `PUT /api/v1/activity/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)`.
     public enum UpdateActivity {
         public static let id: Swift.String = "updateActivity"
         public struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/path`.
+            /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/path`.
             public struct Path: Sendable, Hashable {
                 /// The activity's id, such as `i1042`.
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/path/id`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/path/id`.
                 public var id: Swift.String
                 /// Creates a new `Path`.
                 ///
@@ -7210,7 +7249,7 @@ public enum Operations {
                 }
             }
             public var path: Operations.UpdateActivity.Input.Path
-            /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/header`.
+            /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateActivity.AcceptableContentType>]
                 /// Creates a new `Headers`.
@@ -7222,9 +7261,9 @@ public enum Operations {
                 }
             }
             public var headers: Operations.UpdateActivity.Input.Headers
-            /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/requestBody`.
+            /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/requestBody/content/application\/json`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/requestBody/content/application\/json`.
                 case json(Components.Schemas.ActivityUpdate)
             }
             public var body: Operations.UpdateActivity.Input.Body
@@ -7246,11 +7285,11 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/responses/200/headers`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
                     /// Path of the resource the body represents.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/responses/200/headers/Content-Location`.
+                    /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/responses/200/headers/Content-Location`.
                     public var contentLocation: Components.Headers.ContentLocation?
                     /// Creates a new `Headers`.
                     ///
@@ -7262,9 +7301,9 @@ public enum Operations {
                 }
                 /// Received HTTP response headers
                 public var headers: Operations.UpdateActivity.Output.Ok.Headers
-                /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/responses/200/content`.
+                /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/v1/activities/{id}/PUT/responses/200/content/application\/json`.
+                    /// - Remark: Generated from `#/paths/api/v1/activity/{id}/PUT/responses/200/content/application\/json`.
                     case json(Components.Schemas.Activity)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
@@ -7296,7 +7335,7 @@ public enum Operations {
             }
             /// The updated activity.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
             case ok(Operations.UpdateActivity.Output.Ok)
@@ -7321,7 +7360,7 @@ public enum Operations {
             /// query date), `invalid_token` (verification code), `invalid_idempotency_key`.
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)/responses/400`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
             case badRequest(Components.Responses.BadRequest)
@@ -7346,7 +7385,7 @@ public enum Operations {
             /// (login) or `invalid_refresh_token` (refresh).
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)/responses/401`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             case unauthorized(Components.Responses.Unauthorized)
@@ -7369,7 +7408,7 @@ public enum Operations {
             }
             /// `not_found`: no such resource visible to this user, or no such route.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)/responses/404`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
             case notFound(Components.Responses.NotFound)
@@ -7392,7 +7431,7 @@ public enum Operations {
             }
             /// `payload_too_large`: the body exceeds the route's limit (1 MiB for JSON bodies).
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)/responses/413`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)/responses/413`.
             ///
             /// HTTP response code: `413 contentTooLarge`.
             case contentTooLarge(Components.Responses.PayloadTooLarge)
@@ -7416,7 +7455,7 @@ public enum Operations {
             /// `validation_failed` (values out of range) or `idempotency_key_reused` (keyed writes).
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)/responses/422`.
+            /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
             case unprocessableContent(Components.Responses.UnprocessableContent)
@@ -7468,55 +7507,70 @@ public enum Operations {
             }
         }
     }
-    /// Daily wellness records in a date range
+    /// Daily wellness records between two days
     ///
-    /// One record per day from `start` through `end`, oldest first, as a bare JSON array.
-    /// Both are required, `start` must not be after `end`, and the range is at most
-    /// 366 days (400 otherwise). Cacheable: `Cache-Control: private, max-age=300`, `ETag`,
-    /// `Last-Modified` (newest `updated`); `If-None-Match` / `If-Modified-Since` answer 304.
+    /// One record per day from `oldest` through `newest`, oldest first, as a bare JSON
+    /// array. `oldest` must not be after `newest`, and the range is at most 366 days (400
+    /// otherwise). Cacheable: `Cache-Control: private, max-age=300`, `ETag`, `Last-Modified`
+    /// (newest `updated`); `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/wellness`.
-    /// - Remark: Generated from `#/paths//api/v1/wellness/get(listWellness)`.
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/wellness`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)`.
     public enum ListWellness {
         public static let id: Swift.String = "listWellness"
         public struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/api/v1/wellness/GET/query`.
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                /// (`i1001`); any other athlete answers 403.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/path/athleteId`.
+                public var athleteId: Components.Parameters.AthleteId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - athleteId: The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                public init(athleteId: Components.Parameters.AthleteId) {
+                    self.athleteId = athleteId
+                }
+            }
+            public var path: Operations.ListWellness.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// First day, as an ISO 8601 date-time (`2026-11-01T00:00:00Z`, which names its UTC
-                /// day). The reference server also takes `YYYY-MM-DD`.
+                /// First day, `YYYY-MM-DD`.
                 ///
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/query/oldest`.
+                public var oldest: Swift.String
+                /// Last day, `YYYY-MM-DD`; 366 days after `oldest` when left out.
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/wellness/GET/query/start`.
-                public var start: Foundation.Date
-                /// Last day, in the same format as `start`.
-                ///
-                /// - Remark: Generated from `#/paths/api/v1/wellness/GET/query/end`.
-                public var end: Foundation.Date
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/query/newest`.
+                public var newest: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - start: First day, as an ISO 8601 date-time (`2026-11-01T00:00:00Z`, which names its UTC
-                ///   - end: Last day, in the same format as `start`.
+                ///   - oldest: First day, `YYYY-MM-DD`.
+                ///   - newest: Last day, `YYYY-MM-DD`; 366 days after `oldest` when left out.
                 public init(
-                    start: Foundation.Date,
-                    end: Foundation.Date
+                    oldest: Swift.String,
+                    newest: Swift.String? = nil
                 ) {
-                    self.start = start
-                    self.end = end
+                    self.oldest = oldest
+                    self.newest = newest
                 }
             }
             public var query: Operations.ListWellness.Input.Query
-            /// - Remark: Generated from `#/paths/api/v1/wellness/GET/header`.
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// An `ETag` from an earlier answer; a match answers 304.
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/wellness/GET/header/If-None-Match`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 /// An HTTP date; used only without `If-None-Match`. No change since answers 304.
                 ///
                 ///
-                /// - Remark: Generated from `#/paths/api/v1/wellness/GET/header/If-Modified-Since`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/header/If-Modified-Since`.
                 public var ifModifiedSince: Components.Parameters.IfModifiedSince?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListWellness.AcceptableContentType>]
                 /// Creates a new `Headers`.
@@ -7539,31 +7593,34 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - path:
             ///   - query:
             ///   - headers:
             public init(
+                path: Operations.ListWellness.Input.Path,
                 query: Operations.ListWellness.Input.Query,
                 headers: Operations.ListWellness.Input.Headers = .init()
             ) {
+                self.path = path
                 self.query = query
                 self.headers = headers
             }
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/v1/wellness/GET/responses/200/headers`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
                     /// A strong validator of the body, such as `"3f9a0c1b2d4e5f6a7b8c9d0e"`.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/wellness/GET/responses/200/headers/ETag`.
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// How long and by whom the answer may be cached.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/wellness/GET/responses/200/headers/Cache-Control`.
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/responses/200/headers/Cache-Control`.
                     public var cacheControl: Components.Headers.CacheControl?
                     /// When the resource last changed, as an HTTP date. Absent when unknown.
                     ///
-                    /// - Remark: Generated from `#/paths/api/v1/wellness/GET/responses/200/headers/Last-Modified`.
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/responses/200/headers/Last-Modified`.
                     public var lastModified: Components.Headers.LastModified?
                     /// Creates a new `Headers`.
                     ///
@@ -7583,9 +7640,9 @@ public enum Operations {
                 }
                 /// Received HTTP response headers
                 public var headers: Operations.ListWellness.Output.Ok.Headers
-                /// - Remark: Generated from `#/paths/api/v1/wellness/GET/responses/200/content`.
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/v1/wellness/GET/responses/200/content/application\/json`.
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/GET/responses/200/content/application\/json`.
                     case json([Components.Schemas.Wellness])
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
@@ -7617,7 +7674,7 @@ public enum Operations {
             }
             /// The records.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/wellness/get(listWellness)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
             case ok(Operations.ListWellness.Output.Ok)
@@ -7640,7 +7697,7 @@ public enum Operations {
             }
             /// The cached representation is still current; no body.
             ///
-            /// - Remark: Generated from `#/paths//api/v1/wellness/get(listWellness)/responses/304`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             case notModified(Components.Responses.NotModified)
@@ -7665,7 +7722,7 @@ public enum Operations {
             /// query date), `invalid_token` (verification code), `invalid_idempotency_key`.
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/wellness/get(listWellness)/responses/400`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
             case badRequest(Components.Responses.BadRequest)
@@ -7690,7 +7747,7 @@ public enum Operations {
             /// (login) or `invalid_refresh_token` (refresh).
             ///
             ///
-            /// - Remark: Generated from `#/paths//api/v1/wellness/get(listWellness)/responses/401`.
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             case unauthorized(Components.Responses.Unauthorized)
@@ -7706,6 +7763,871 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `forbidden`: the request names another user.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` (values out of range) or `idempotency_key_reused` (keyed writes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// One day's wellness record
+    ///
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/wellness/{day}`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)`.
+    public enum GetWellnessDay {
+        public static let id: Swift.String = "getWellnessDay"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                /// (`i1001`); any other athlete answers 403.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/path/athleteId`.
+                public var athleteId: Components.Parameters.AthleteId
+                /// The day, `YYYY-MM-DD`.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/path/day`.
+                public var day: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - athleteId: The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                ///   - day: The day, `YYYY-MM-DD`.
+                public init(
+                    athleteId: Components.Parameters.AthleteId,
+                    day: Swift.String
+                ) {
+                    self.athleteId = athleteId
+                    self.day = day
+                }
+            }
+            public var path: Operations.GetWellnessDay.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetWellnessDay.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetWellnessDay.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetWellnessDay.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetWellnessDay.Input.Path,
+                headers: Operations.GetWellnessDay.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A strong validator of the body, such as `"3f9a0c1b2d4e5f6a7b8c9d0e"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// How long and by whom the answer may be cached.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl?
+                    /// When the resource last changed, as an HTTP date. Absent when unknown.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/responses/200/headers/Last-Modified`.
+                    public var lastModified: Components.Headers.LastModified?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: A strong validator of the body, such as `"3f9a0c1b2d4e5f6a7b8c9d0e"`.
+                    ///   - cacheControl: How long and by whom the answer may be cached.
+                    ///   - lastModified: When the resource last changed, as an HTTP date. Absent when unknown.
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControl? = nil,
+                        lastModified: Components.Headers.LastModified? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                        self.lastModified = lastModified
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetWellnessDay.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Wellness)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Wellness {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetWellnessDay.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetWellnessDay.Output.Ok.Headers = .init(),
+                    body: Operations.GetWellnessDay.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The record.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetWellnessDay.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetWellnessDay.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The cached representation is still current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request could not be read: `bad_request` (empty or malformed JSON body, bad
+            /// query date), `invalid_token` (verification code), `invalid_idempotency_key`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized` (missing or unknown token), `token_expired`, `invalid_credentials`
+            /// (login) or `invalid_refresh_token` (refresh).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `forbidden`: the request names another user.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such resource visible to this user, or no such route.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Write the fields a record sets for its day
+    ///
+    /// Fields left out keep their value. The record's `id` must be the path's day (422
+    /// otherwise). Answers the day as stored.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athlete/{athleteId}/wellness/{day}`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)`.
+    public enum UpdateWellnessDay {
+        public static let id: Swift.String = "updateWellnessDay"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                /// (`i1001`); any other athlete answers 403.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/PUT/path/athleteId`.
+                public var athleteId: Components.Parameters.AthleteId
+                /// The day, `YYYY-MM-DD`.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/PUT/path/day`.
+                public var day: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - athleteId: The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                ///   - day: The day, `YYYY-MM-DD`.
+                public init(
+                    athleteId: Components.Parameters.AthleteId,
+                    day: Swift.String
+                ) {
+                    self.athleteId = athleteId
+                    self.day = day
+                }
+            }
+            public var path: Operations.UpdateWellnessDay.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateWellnessDay.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateWellnessDay.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UpdateWellnessDay.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.Wellness)
+            }
+            public var body: Operations.UpdateWellnessDay.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.UpdateWellnessDay.Input.Path,
+                headers: Operations.UpdateWellnessDay.Input.Headers = .init(),
+                body: Operations.UpdateWellnessDay.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness/{day}/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Wellness)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Wellness {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.UpdateWellnessDay.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.UpdateWellnessDay.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The day as stored.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.UpdateWellnessDay.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.UpdateWellnessDay.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request could not be read: `bad_request` (empty or malformed JSON body, bad
+            /// query date), `invalid_token` (verification code), `invalid_idempotency_key`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized` (missing or unknown token), `token_expired`, `invalid_credentials`
+            /// (login) or `invalid_refresh_token` (refresh).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `forbidden`: the request names another user.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the route's limit (1 MiB for JSON bodies).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` (values out of range) or `idempotency_key_reused` (keyed writes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Write many days at once
+    ///
+    /// Each record changes the fields it sets for its day; at most 366 records.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athlete/{athleteId}/wellness-bulk`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)`.
+    public enum UpdateWellnessBulk {
+        public static let id: Swift.String = "updateWellnessBulk"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness-bulk/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                /// (`i1001`); any other athlete answers 403.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness-bulk/PUT/path/athleteId`.
+                public var athleteId: Components.Parameters.AthleteId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - athleteId: The athlete: `0` for the one the credential belongs to, or that athlete's own id
+                public init(athleteId: Components.Parameters.AthleteId) {
+                    self.athleteId = athleteId
+                }
+            }
+            public var path: Operations.UpdateWellnessBulk.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness-bulk/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateWellnessBulk.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateWellnessBulk.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UpdateWellnessBulk.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness-bulk/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/athlete/{athleteId}/wellness-bulk/PUT/requestBody/content/application\/json`.
+                case json([Components.Schemas.Wellness])
+            }
+            public var body: Operations.UpdateWellnessBulk.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.UpdateWellnessBulk.Input.Path,
+                headers: Operations.UpdateWellnessBulk.Input.Headers = .init(),
+                body: Operations.UpdateWellnessBulk.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// Creates a new `Ok`.
+                public init() {}
+            }
+            /// Written; the body is empty.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.UpdateWellnessBulk.Output.Ok)
+            /// Written; the body is empty.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            public static var ok: Self {
+                .ok(.init())
+            }
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.UpdateWellnessBulk.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request could not be read: `bad_request` (empty or malformed JSON body, bad
+            /// query date), `invalid_token` (verification code), `invalid_idempotency_key`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized` (missing or unknown token), `token_expired`, `invalid_credentials`
+            /// (login) or `invalid_refresh_token` (refresh).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `forbidden`: the request names another user.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the route's limit (1 MiB for JSON bodies).
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` (values out of range) or `idempotency_key_reused` (keyed writes).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

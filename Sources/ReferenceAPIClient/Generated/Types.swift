@@ -253,16 +253,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/insights/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/insights/{id}/get(getInsight)`.
     func getInsight(_ input: Operations.GetInsight.Input) async throws -> Operations.GetInsight.Output
-    /// The athlete's activities, newest first
+    /// The athlete's activities between two days, newest first
     ///
-    /// A bare JSON array. Seed 003 calls it without parameters; `oldest`, `newest` and
-    /// `limit` are intervals.icu's filters, which the reference server also takes.
-    /// Cacheable: `Cache-Control: private, max-age=300`, `ETag`, `Last-Modified` (newest
-    /// change among the activities returned); `If-None-Match` / `If-Modified-Since` answer 304.
+    /// intervals.icu's athlete-scoped list, as a bare JSON array. `oldest` is required;
+    /// `newest` defaults to the last day with data. Cacheable: `Cache-Control: private,
+    /// max-age=300`, `ETag`, `Last-Modified` (newest change among the activities returned);
+    /// `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/activities`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)`.
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/activities`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)`.
     func listActivities(_ input: Operations.ListActivities.Input) async throws -> Operations.ListActivities.Output
     /// One activity
     ///
@@ -270,29 +270,48 @@ public protocol APIProtocol: Sendable {
     /// last change); `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/activities/{id}`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/{id}/get(getActivity)`.
+    /// - Remark: HTTP `GET /api/v1/activity/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/activity/{id}/get(getActivity)`.
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output
     /// Rename or retype an activity
     ///
-    /// Changes only the fields given and answers the updated activity. Not in seed 003
-    /// (its repository's `save` names no endpoint); the reference server adds it.
+    /// Changes only the fields given and answers the updated activity.
     ///
-    ///
-    /// - Remark: HTTP `PUT /api/v1/activities/{id}`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)`.
+    /// - Remark: HTTP `PUT /api/v1/activity/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)`.
     func updateActivity(_ input: Operations.UpdateActivity.Input) async throws -> Operations.UpdateActivity.Output
-    /// Daily wellness records in a date range
+    /// Daily wellness records between two days
     ///
-    /// One record per day from `start` through `end`, oldest first, as a bare JSON array.
-    /// Both are required, `start` must not be after `end`, and the range is at most
-    /// 366 days (400 otherwise). Cacheable: `Cache-Control: private, max-age=300`, `ETag`,
-    /// `Last-Modified` (newest `updated`); `If-None-Match` / `If-Modified-Since` answer 304.
+    /// One record per day from `oldest` through `newest`, oldest first, as a bare JSON
+    /// array. `oldest` must not be after `newest`, and the range is at most 366 days (400
+    /// otherwise). Cacheable: `Cache-Control: private, max-age=300`, `ETag`, `Last-Modified`
+    /// (newest `updated`); `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/wellness`.
-    /// - Remark: Generated from `#/paths//api/v1/wellness/get(listWellness)`.
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/wellness`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)`.
     func listWellness(_ input: Operations.ListWellness.Input) async throws -> Operations.ListWellness.Output
+    /// One day's wellness record
+    ///
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/wellness/{day}`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)`.
+    func getWellnessDay(_ input: Operations.GetWellnessDay.Input) async throws -> Operations.GetWellnessDay.Output
+    /// Write the fields a record sets for its day
+    ///
+    /// Fields left out keep their value. The record's `id` must be the path's day (422
+    /// otherwise). Answers the day as stored.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athlete/{athleteId}/wellness/{day}`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)`.
+    func updateWellnessDay(_ input: Operations.UpdateWellnessDay.Input) async throws -> Operations.UpdateWellnessDay.Output
+    /// Write many days at once
+    ///
+    /// Each record changes the fields it sets for its day; at most 366 records.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athlete/{athleteId}/wellness-bulk`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)`.
+    func updateWellnessBulk(_ input: Operations.UpdateWellnessBulk.Input) async throws -> Operations.UpdateWellnessBulk.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -735,21 +754,23 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The athlete's activities, newest first
+    /// The athlete's activities between two days, newest first
     ///
-    /// A bare JSON array. Seed 003 calls it without parameters; `oldest`, `newest` and
-    /// `limit` are intervals.icu's filters, which the reference server also takes.
-    /// Cacheable: `Cache-Control: private, max-age=300`, `ETag`, `Last-Modified` (newest
-    /// change among the activities returned); `If-None-Match` / `If-Modified-Since` answer 304.
+    /// intervals.icu's athlete-scoped list, as a bare JSON array. `oldest` is required;
+    /// `newest` defaults to the last day with data. Cacheable: `Cache-Control: private,
+    /// max-age=300`, `ETag`, `Last-Modified` (newest change among the activities returned);
+    /// `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/activities`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/get(listActivities)`.
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/activities`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/activities/get(listActivities)`.
     public func listActivities(
-        query: Operations.ListActivities.Input.Query = .init(),
+        path: Operations.ListActivities.Input.Path,
+        query: Operations.ListActivities.Input.Query,
         headers: Operations.ListActivities.Input.Headers = .init()
     ) async throws -> Operations.ListActivities.Output {
         try await listActivities(Operations.ListActivities.Input(
+            path: path,
             query: query,
             headers: headers
         ))
@@ -760,8 +781,8 @@ extension APIProtocol {
     /// last change); `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/activities/{id}`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/{id}/get(getActivity)`.
+    /// - Remark: HTTP `GET /api/v1/activity/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/activity/{id}/get(getActivity)`.
     public func getActivity(
         path: Operations.GetActivity.Input.Path,
         headers: Operations.GetActivity.Input.Headers = .init()
@@ -773,12 +794,10 @@ extension APIProtocol {
     }
     /// Rename or retype an activity
     ///
-    /// Changes only the fields given and answers the updated activity. Not in seed 003
-    /// (its repository's `save` names no endpoint); the reference server adds it.
+    /// Changes only the fields given and answers the updated activity.
     ///
-    ///
-    /// - Remark: HTTP `PUT /api/v1/activities/{id}`.
-    /// - Remark: Generated from `#/paths//api/v1/activities/{id}/put(updateActivity)`.
+    /// - Remark: HTTP `PUT /api/v1/activity/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/activity/{id}/put(updateActivity)`.
     public func updateActivity(
         path: Operations.UpdateActivity.Input.Path,
         headers: Operations.UpdateActivity.Input.Headers = .init(),
@@ -790,23 +809,74 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Daily wellness records in a date range
+    /// Daily wellness records between two days
     ///
-    /// One record per day from `start` through `end`, oldest first, as a bare JSON array.
-    /// Both are required, `start` must not be after `end`, and the range is at most
-    /// 366 days (400 otherwise). Cacheable: `Cache-Control: private, max-age=300`, `ETag`,
-    /// `Last-Modified` (newest `updated`); `If-None-Match` / `If-Modified-Since` answer 304.
+    /// One record per day from `oldest` through `newest`, oldest first, as a bare JSON
+    /// array. `oldest` must not be after `newest`, and the range is at most 366 days (400
+    /// otherwise). Cacheable: `Cache-Control: private, max-age=300`, `ETag`, `Last-Modified`
+    /// (newest `updated`); `If-None-Match` / `If-Modified-Since` answer 304.
     ///
     ///
-    /// - Remark: HTTP `GET /api/v1/wellness`.
-    /// - Remark: Generated from `#/paths//api/v1/wellness/get(listWellness)`.
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/wellness`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/get(listWellness)`.
     public func listWellness(
+        path: Operations.ListWellness.Input.Path,
         query: Operations.ListWellness.Input.Query,
         headers: Operations.ListWellness.Input.Headers = .init()
     ) async throws -> Operations.ListWellness.Output {
         try await listWellness(Operations.ListWellness.Input(
+            path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// One day's wellness record
+    ///
+    /// - Remark: HTTP `GET /api/v1/athlete/{athleteId}/wellness/{day}`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/get(getWellnessDay)`.
+    public func getWellnessDay(
+        path: Operations.GetWellnessDay.Input.Path,
+        headers: Operations.GetWellnessDay.Input.Headers = .init()
+    ) async throws -> Operations.GetWellnessDay.Output {
+        try await getWellnessDay(Operations.GetWellnessDay.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Write the fields a record sets for its day
+    ///
+    /// Fields left out keep their value. The record's `id` must be the path's day (422
+    /// otherwise). Answers the day as stored.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athlete/{athleteId}/wellness/{day}`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness/{day}/put(updateWellnessDay)`.
+    public func updateWellnessDay(
+        path: Operations.UpdateWellnessDay.Input.Path,
+        headers: Operations.UpdateWellnessDay.Input.Headers = .init(),
+        body: Operations.UpdateWellnessDay.Input.Body
+    ) async throws -> Operations.UpdateWellnessDay.Output {
+        try await updateWellnessDay(Operations.UpdateWellnessDay.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Write many days at once
+    ///
+    /// Each record changes the fields it sets for its day; at most 366 records.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/athlete/{athleteId}/wellness-bulk`.
+    /// - Remark: Generated from `#/paths//api/v1/athlete/{athleteId}/wellness-bulk/put(updateWellnessBulk)`.
+    public func updateWellnessBulk(
+        path: Operations.UpdateWellnessBulk.Input.Path,
+        headers: Operations.UpdateWellnessBulk.Input.Headers = .init(),
+        body: Operations.UpdateWellnessBulk.Input.Body
+    ) async throws -> Operations.UpdateWellnessBulk.Output {
+        try await updateWellnessBulk(Operations.UpdateWellnessBulk.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
 }

@@ -22,12 +22,19 @@ struct AccessTokenMiddleware: RouterMiddleware {
         guard let token = Self.bearerToken(in: authorization) else {
             throw APIError.unauthorized("invalid bearer token")
         }
+        return try await next(request, Self.signedIn(context, token: token, auth: auth))
+    }
+
+    /// The context with the user of a valid access token recorded in it.
+    /// - Throws: ``APIError`` 401 `token_expired` (with `WWW-Authenticate`) for an expired
+    ///   token, 401 `unauthorized` for one the server never issued or revoked.
+    static func signedIn(_ context: Context, token: String, auth: AuthService) async throws -> Context {
         switch await auth.checkAccess(token) {
         case .valid(let userId):
             var context = context
             context.userId = userId
             context.accessToken = token
-            return try await next(request, context)
+            return context
         case .expired:
             throw APIError.tokenExpired()
         case .unknown:

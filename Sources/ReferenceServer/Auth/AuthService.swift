@@ -14,6 +14,7 @@ actor AuthService {
 
     private var directory = AccountDirectory()
     private var ledger = TokenLedger()
+    private var apiKeys = APIKeyRing()
     private var throttle: LoginThrottle
     private var accessTokenLifetime: Duration
     /// The password hasher; read without isolation, as it is an immutable value.
@@ -24,6 +25,7 @@ actor AuthService {
     /// - Parameters:
     ///   - demoEmail: The demo account's email.
     ///   - demoPassword: The demo account's password.
+    ///   - demoAPIKey: The demo account's personal API key for the intervals routes.
     ///   - accessTokenLifetime: How long new access tokens are valid.
     ///   - hasher: The password hasher.
     ///   - throttle: The rule for failed sign-ins; by default 5 in a row within 15 minutes
@@ -33,6 +35,7 @@ actor AuthService {
     init(
         demoEmail: String,
         demoPassword: String,
+        demoAPIKey: String? = nil,
         accessTokenLifetime: Duration,
         hasher: PasswordHasher = PasswordHasher(),
         throttle: LoginThrottle = LoginThrottle(failureLimit: 5, window: 15 * 60),
@@ -42,6 +45,7 @@ actor AuthService {
         self.hasher = hasher
         self.throttle = throttle
         self.clock = clock
+        if let demoAPIKey { apiKeys.add(demoAPIKey, for: AccountDirectory.demoAccountId) }
         // PBKDF2 fails only for invalid parameters, which these are not; a failure would
         // leave the demo account out, and its login would answer 401.
         if let hash = try? hasher.hash(demoPassword) {
@@ -131,11 +135,21 @@ actor AuthService {
         ledger.checkAccess(token, now: clock())
     }
 
+    /// The user a personal API key belongs to, if any.
+    func user(forAPIKey key: String) -> String? {
+        apiKeys.owner(of: key)
+    }
+
     // MARK: - Test controls
 
     /// Issues tokens for the account with this email, as a login would; `nil` if there is no such account.
     func issueTokens(email: String) -> TokenResponse? {
         directory.account(email: email).flatMap { issueTokens(accountId: $0.id) }
+    }
+
+    /// Issues a new personal API key for the account with this email; `nil` if there is none.
+    func issueAPIKey(email: String) -> String? {
+        directory.account(email: email).map { apiKeys.issue(for: $0.id) }
     }
 
     /// Sets the lifetime of access tokens issued from now on.

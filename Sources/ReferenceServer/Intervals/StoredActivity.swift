@@ -7,7 +7,7 @@ import IntervalsCore
 /// intervals.icu's activity JSON has no "last modified" field, so the time of the last change
 /// is kept here, beside the record, for the `Last-Modified` header only.
 struct StoredActivity: Sendable {
-    /// The record as `GET /api/v1/activities` sends it.
+    /// The record as `GET /api/v1/athlete/{id}/activities` sends it.
     var activity: Activity
     /// The day (UTC) the activity started on, for the `oldest` and `newest` filters.
     let day: CalendarDay
