@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates the committed OpenAPI client (Sources/ReferenceAPIClient/Generated) from the
-# reference APIs' document (Sources/ReferenceServer/OpenAPI/openapi.yaml).
+# Regenerates the committed OpenAPI clients:
+# - Sources/ReferenceAPIClient/Generated from the reference APIs' document
+#   (Sources/ReferenceServer/OpenAPI/openapi.yaml);
+# - Sources/ClarityOpenAPI/Generated from the CLARITY backend's published document
+#   (../shared/seeds/clarity-backend/openapi.json), through scripts/clarity_openapi_input.py,
+#   which turns closed string sets into strings and drops the document's prose (see its header).
 #
 # The generator is built once in .build-openapi-generator (a throwaway package that depends on
 # swift-openapi-generator), so neither CI nor a normal build ever compiles it or its plugin.
@@ -32,3 +36,20 @@ mkdir -p "$out"
 # document that is not regenerated fails the suite.
 sha256sum "$root/Sources/ReferenceServer/OpenAPI/openapi.yaml" | cut -d' ' -f1 > "$root/Sources/ReferenceAPIClient/document.sha256"
 echo "wrote $(ls "$out" | tr '\n' ' ')to $out"
+
+# CLARITY: the published document is read where the tests read it, beside this repository.
+published=$root/../shared/seeds/clarity-backend/openapi.json
+clarity=$root/Sources/ClarityOpenAPI
+input=$tool/clarity-openapi.json
+python3 "$root/scripts/clarity_openapi_input.py" "$published" "$input"
+mkdir -p "$clarity/Generated"
+"$generator" generate \
+    --config "$clarity/openapi-generator-config.yaml" \
+    --output-directory "$clarity/Generated" \
+    "$input"
+# Two digests, which a test compares: the published document's and the transform's.
+{
+    sha256sum "$published" | cut -d' ' -f1
+    sha256sum "$root/scripts/clarity_openapi_input.py" | cut -d' ' -f1
+} > "$clarity/document.sha256"
+echo "wrote $(ls "$clarity/Generated" | tr '\n' ' ')to $clarity/Generated"
