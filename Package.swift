@@ -188,6 +188,8 @@ let package = Package(
             dependencies: [
                 "RadarCore",
                 "ClarityCore",
+                "ClarityOpenAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 "IntervalsCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

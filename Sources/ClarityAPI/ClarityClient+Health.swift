@@ -1,113 +1,192 @@
-public import ClarityCore
+public import ClarityOpenAPI
 public import Courier
-import Foundation
+public import Foundation
+import OpenAPIRuntime
 
 extension ClarityClient {
-    /// Analyses step counts and waits for the results.
+    // MARK: - HealthKit uploads (/api/v1/healthkit/)
+
+    /// Uploads HealthKit samples (seed 002's `uploadHealthKit`): `POST /api/v1/healthkit/`,
+    /// answered 202 with a receipt. A queueable write with an idempotency key: offline, it
+    /// waits in the client's offline queue (`CourierError.Code.queued`) and is delivered once.
     /// - Parameters:
-    ///   - steps: The step counts and their timestamps.
-    ///   - pollInterval: How long to wait between checks while the analysis is processing.
-    ///   - timeout: How long to wait in all before giving up.
-    /// - Returns: The completed analysis.
-    /// - Throws: `CourierError`; `CourierError.Code.timedOut` when it is
-    ///   still processing after `timeout`, `CourierError.Code.invalidResponse` when it failed.
-    public func analyzeSteps(_ steps: StepAnalysisRequest, pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(60)) async throws -> AnalysisResponse {
-        let submitted = try await client.value(for: ClarityHealthEndpoints.analyzeSteps(steps))
-        return try await awaitCompletion(of: submitted, pollInterval: pollInterval, timeout: timeout)
+    ///   - upload: The samples, with the user's id.
+    ///   - idempotencyKey: The write's key; a new UUID by default.
+    public func uploadHealthKit(_ upload: HealthKitUploadRequest, idempotencyKey: String = UUID().uuidString) async throws -> HealthKitUploadResponse {
+        try await ClarityOperationOptions.$idempotencyKey.withValue(idempotencyKey) {
+            try await ClarityCall.run("healthkit upload") { try await api.uploadHealthkitDataApiV1HealthkitPost(body: .json(upload)).accepted.body.json }
+        }
     }
 
-    /// Analyses actigraphy samples and waits for the results.
-    /// - Parameters:
-    ///   - actigraphy: The samples.
-    ///   - pollInterval: How long to wait between checks while the analysis is processing.
-    ///   - timeout: How long to wait in all before giving up.
-    /// - Returns: The completed analysis.
-    /// - Throws: As ``analyzeSteps(_:pollInterval:timeout:)``.
-    public func analyzeActigraphy(
-        _ actigraphy: ActigraphyAnalysisRequest, pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(60)
-    ) async throws -> AnalysisResponse {
-        let submitted = try await client.value(for: ClarityHealthEndpoints.analyzeActigraphy(actigraphy))
-        return try await awaitCompletion(of: submitted, pollInterval: pollInterval, timeout: timeout)
-    }
-
-    /// An analysis as it stands; a completed one comes from the cache after the first read.
-    public func analysis(id: String) async throws -> AnalysisResponse {
-        try await client.value(for: ClarityHealthEndpoints.analysis(id: id))
-    }
-
-    /// The analysis service's health.
-    public func patHealth() async throws -> ServiceStatus {
-        try await client.value(for: ClarityHealthEndpoints.patHealth())
-    }
-
-    /// Writes an insight from an analysis.
-    public func generateInsight(_ request: InsightRequest) async throws -> Insight {
-        try await client.value(for: ClarityHealthEndpoints.generateInsight(request))
-    }
-
-    /// One insight; it comes from the cache after the first read.
-    public func insight(id: String) async throws -> Insight {
-        try await client.value(for: ClarityHealthEndpoints.insight(id: id))
-    }
-
-    /// The insights service's status.
-    public func insightsStatus() async throws -> ServiceStatus {
-        try await client.value(for: ClarityHealthEndpoints.insightsStatus())
-    }
-
-    /// A user's insight history, newest first, as pages fetched while iterating.
+    /// Uploads a HealthKit document written to disk, streamed from the file with progress:
+    /// `POST /api/v1/healthkit/` with the file as its body.
     ///
     /// ```swift
-    /// for try await page in clarity.insightHistory(userId: me.id, pageSize: 20) {
-    ///     show(page.insights)
-    /// }
+    /// let upload = try clarity.uploadHealthKit(fileAt: exportURL)
+    /// for await step in upload.progress { print(step) }
+    /// let receipt = try await upload.value()
+    /// ```
+    /// - Parameter url: A JSON `HealthKitUploadRequest` on disk.
+    /// - Throws: `CourierError.Code.fileSystem` when the file cannot be read.
+    public func uploadHealthKit(fileAt url: URL) throws -> Transfer<HealthKitUploadResponse> {
+        let body = try RequestBody.file(url, contentType: "application/json")
+        var request = Request<HealthKitUploadResponse>(method: .post, path: "/api/v1/healthkit/", body: body, name: Operations.UploadHealthkitDataApiV1HealthkitPost.id)
+        request.options.bodyIsPersonalData = true
+        return client.upload(request).map(\.value)
+    }
+
+    /// How processing an upload stands (seed 002's `getHealthKitUploadStatus`):
+    /// `GET /api/v1/healthkit/status/{upload_id}`, a free-form object read leniently.
+    public func healthKitUploadStatus(uploadId: String) async throws -> ClarityUploadStatus {
+        let object = try await ClarityCall.run("healthkit status") {
+            try await api.getUploadStatusApiV1HealthkitStatusUploadIdGet(path: .init(uploadId: uploadId)).ok.body.json
+        }
+        return try ClarityFreeform.decode(ClarityUploadStatus.self, from: object, operation: "healthkit status")
+    }
+
+    // MARK: - Health data (/api/v1/health-data/)
+
+    /// Stores a batch of metrics (seed 002's `uploadHealthData`): `POST /api/v1/health-data/`,
+    /// answered 201. A queueable write with an idempotency key, so a repeat with the same key
+    /// stores it once; offline, it waits in the client's offline queue.
+    /// - Parameters:
+    ///   - upload: The metrics, with the user's id.
+    ///   - idempotencyKey: The write's key; a new UUID by default.
+    /// - Returns: The batch's processing status.
+    /// - Throws: `CourierError`; `CourierError.Code.queued` when it waits in the offline queue.
+    public func submitHealthData(_ upload: HealthDataUpload, idempotencyKey: String = UUID().uuidString) async throws -> HealthDataResponse {
+        try await ClarityOperationOptions.$idempotencyKey.withValue(idempotencyKey) {
+            try await ClarityCall.run("health-data upload") { try await api.uploadHealthDataApiV1HealthDataPost(body: .json(upload)).created.body.json }
+        }
+    }
+
+    /// The user's metrics as pages fetched while iterating, following the service's cursors
+    /// (seed 002's `getHealthData(page:limit:)`): `GET /api/v1/health-data/?limit&cursor…`.
+    ///
+    /// ```swift
+    /// for try await page in clarity.healthData(pageSize: 100, type: .heartRate) { chart.add(page.items) }
     /// ```
     /// - Parameters:
-    ///   - userId: The user (the signed-in user's own id).
-    ///   - pageSize: Insights per page, 1…100.
-    public func insightHistory(userId: String, pageSize: Int = 20) -> Pages<InsightHistoryPage> {
-        Pages.offsetLimit(
-            client: client,
-            limit: pageSize,
-            request: { offset, limit in ClarityHealthEndpoints.insightHistory(userId: userId, limit: limit, offset: offset) },
-            itemCount: { $0.insights.count },
-            total: { $0.totalCount }
+    ///   - pageSize: Metrics per page.
+    ///   - type: Only metrics of this type (`data_type`); all by default.
+    public func healthData(pageSize: Int = 50, type: HealthMetricKind? = nil) -> Pages<ClarityHealthDataPage> {
+        let client = self
+        var first = Request<ClarityHealthDataPage>(path: "/api/v1/health-data/", query: [URLQueryItem(name: "limit", value: "\(pageSize)")])
+        if let type { first.query.append(URLQueryItem(name: "data_type", value: type.rawValue)) }
+        return Pages(
+            first: first,
+            send: { request in
+                let query = Dictionary(request.query.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+                return try await client.healthData(limit: pageSize, cursor: query["cursor"], type: type)
+            },
+            next: { page, previous in
+                guard page.pagination.hasNext, let cursor = page.pagination.nextCursor else { return nil }
+                var next = previous
+                next.query.removeAll { $0.name == "cursor" }
+                next.query.append(URLQueryItem(name: "cursor", value: cursor))
+                return next
+            }
         )
     }
 
-    /// One page of a user's insight history, newest first (seed 002's
-    /// `getInsightHistory(userId:limit:offset:)`). To walk every page, use
-    /// ``insightHistory(userId:pageSize:)``.
+    /// One page of the user's metrics: `GET /api/v1/health-data/?limit&cursor`. To walk every
+    /// page, use ``healthData(pageSize:type:)``.
     /// - Parameters:
-    ///   - userId: The user (the signed-in user's own id; another's is a 403).
-    ///   - limit: Insights per page, 1…100.
-    ///   - offset: How many insights to skip.
-    public func insightHistory(userId: String, limit: Int, offset: Int) async throws -> InsightHistoryPage {
-        try await client.value(for: ClarityHealthEndpoints.insightHistory(userId: userId, limit: limit, offset: offset))
+    ///   - limit: Metrics per page.
+    ///   - cursor: The page's cursor, from the previous page's `pagination.nextCursor`; the
+    ///     first page without one.
+    ///   - type: Only metrics of this type; all by default.
+    public func healthData(limit: Int, cursor: String? = nil, type: HealthMetricKind? = nil) async throws -> ClarityHealthDataPage {
+        let page = try await ClarityCall.run("health-data list") {
+            try await api.listHealthDataApiV1HealthDataGet(query: .init(limit: limit, cursor: cursor, dataType: type?.rawValue)).ok.body.json
+        }
+        return try ClarityHealthDataPage(page)
     }
 
-    /// Polls an analysis until it is no longer processing, on the client's clock.
-    /// - Parameters:
-    ///   - submitted: The analysis as submitted.
-    ///   - pollInterval: How long to wait between checks.
-    ///   - timeout: How long to wait in all.
-    /// - Returns: The completed analysis.
-    /// - Throws: `CourierError`; `CourierError.Code.timedOut` when it is
-    ///   still processing after `timeout`, `CourierError.Code.invalidResponse` when it failed.
-    public func awaitCompletion(of submitted: AnalysisResponse, pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(60)) async throws -> AnalysisResponse {
-        let clock = client.configuration.clock
-        let deadline = clock.now.advanced(by: timeout)
-        var current = submitted
-        while current.status == .processing {
-            guard clock.now.advanced(by: pollInterval) <= deadline else {
-                throw CourierError(code: .timedOut, message: "analysis \(current.processingId) is still processing after \(timeout)")
+    /// How processing a batch of metrics stands (seed 002's `getProcessingStatus`):
+    /// `GET /api/v1/health-data/processing/{processing_id}`, a free-form object read leniently.
+    public func healthDataProcessing(processingId: String) async throws -> ClarityProcessingStatus {
+        let object = try await ClarityCall.run("health-data processing") {
+            try await api.getProcessingStatusApiV1HealthDataProcessingProcessingIdGet(path: .init(processingId: processingId)).ok.body.json
+        }
+        return try ClarityFreeform.decode(ClarityProcessingStatus.self, from: object, operation: "health-data processing")
+    }
+}
+
+/// One page of the user's health data: the records, and the service's cursors and links.
+public struct ClarityHealthDataPage: Sendable, Hashable {
+    /// The records of the page. The document leaves them free-form (`dict[str, Any]`), so each
+    /// is read leniently as a health metric (``ClarityHealthRecord``).
+    public var items: [ClarityHealthRecord]
+    /// The cursors: `pagination`.
+    public var pagination: Components.Schemas.PaginationInfo
+    /// The links: `links`.
+    public var links: Components.Schemas.PaginationLinks
+
+    /// Reads the generated page.
+    init(_ page: Components.Schemas.PaginatedResponseDictStrAny) throws {
+        let decoder = JSONDecoder()
+        let transcoder = ClarityDateTranscoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            return try transcoder.decode(try container.decode(String.self))
+        }
+        items = try page.data.enumerated().map { index, element in
+            do {
+                return try decoder.decode(ClarityHealthRecord.self, from: JSONEncoder().encode(element))
+            } catch {
+                var failure = CourierError(code: .decodingFailed, message: "health-data list: data[\(index)] is not an object: \(error)", underlying: error)
+                failure.codingPath = "data[\(index)]"
+                throw failure
             }
-            try await clock.sleep(for: pollInterval)
-            current = try await analysis(id: current.processingId)
         }
-        guard current.status == .completed else {
-            throw CourierError(code: .invalidResponse, message: "analysis \(current.processingId) failed: \(current.message ?? "no reason given")")
-        }
-        return current
+        pagination = page.pagination
+        links = page.links
+    }
+}
+
+/// One record of the user's health data, read leniently as the document's `HealthMetric`:
+/// each field is read when the service sends it with the document's type, and nil otherwise;
+/// the whole object stays in ``raw``.
+///
+/// Keys read: `metric_id`, `metric_type`, `created_at`, `device_id`, `biometric_data`,
+/// `activity_data`, `sleep_data`, `mental_health_data`.
+public struct ClarityHealthRecord: Sendable, Hashable, Decodable {
+    /// `metric_id`.
+    public var metricId: String?
+    /// `metric_type`, as a ``HealthMetricKind`` (``HealthMetricKind/unknown(_:)`` for a new type).
+    public var kind: HealthMetricKind?
+    /// `created_at`.
+    public var createdAt: Date?
+    /// `device_id`.
+    public var deviceId: String?
+    /// `biometric_data`.
+    public var biometricData: Components.Schemas.BiometricData?
+    /// `activity_data`.
+    public var activityData: Components.Schemas.ActivityData?
+    /// `sleep_data`.
+    public var sleepData: Components.Schemas.SleepData?
+    /// `mental_health_data`.
+    public var mentalHealthData: Components.Schemas.MentalHealthIndicator?
+    /// The record as it came.
+    public var raw: JSONValue
+
+    enum CodingKeys: String, CodingKey {
+        case metricId = "metric_id", metricType = "metric_type", createdAt = "created_at", deviceId = "device_id"
+        case biometricData = "biometric_data", activityData = "activity_data", sleepData = "sleep_data", mentalHealthData = "mental_health_data"
+    }
+
+    /// Reads a record; only a value that is not a JSON object fails.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        metricId = try? container.decodeIfPresent(String.self, forKey: .metricId)
+        kind = (try? container.decodeIfPresent(String.self, forKey: .metricType)).flatMap { $0 }.map(HealthMetricKind.init(rawValue:))
+        createdAt = try? container.decodeIfPresent(Date.self, forKey: .createdAt)
+        deviceId = try? container.decodeIfPresent(String.self, forKey: .deviceId)
+        biometricData = try? container.decodeIfPresent(Components.Schemas.BiometricData.self, forKey: .biometricData)
+        activityData = try? container.decodeIfPresent(Components.Schemas.ActivityData.self, forKey: .activityData)
+        sleepData = try? container.decodeIfPresent(Components.Schemas.SleepData.self, forKey: .sleepData)
+        mentalHealthData = try? container.decodeIfPresent(Components.Schemas.MentalHealthIndicator.self, forKey: .mentalHealthData)
+        raw = try JSONValue(from: decoder)
     }
 }

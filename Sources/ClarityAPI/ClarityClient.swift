@@ -1,31 +1,50 @@
 public import ClarityCore
+public import ClarityOpenAPI
 public import Courier
 public import Foundation
+import CourierOpenAPI
+import OpenAPIRuntime
 
-/// A client for the CLARITY API: signs in, keeps the credential fresh, and signs every call.
+/// A client for CLARITY's backend as its published OpenAPI document defines it: seed 002's
+/// checklist methods, on the client generated from that document (`ClarityOpenAPI`), sent
+/// through a Courier chain.
 ///
-/// The base URL may be the server (`https://clarity.example`) or, as seed 002 gives it, the API
-/// root (`https://clarity.example/api/v1`); either way the client's base URL ends in `/api/v1`
-/// once, and every CLARITY path is relative to it.
+/// The base URL may be the server (`https://clarity.example`) or the API root as seed 002
+/// gives it (`https://clarity.example/api/v1`); either way the calls go to `/api/v1/…` once.
 ///
 /// ```swift
 /// let clarity = ClarityClient(baseURL: url, transport: transport, store: FileCredentialStore(url: file))
-/// try await clarity.signIn(email: "demo@courier.dev", password: "courier-demo")
-/// let me = try await clarity.currentUser()
+/// let me = try await clarity.signIn(email: "demo@courier.dev", password: "courier-demo")
+/// for try await page in clarity.healthData(pageSize: 100) { chart.add(page.items) }
 /// ```
+///
+/// Sign-in, registration and refresh go out unsigned; every other call is signed by the
+/// ``session``, which refreshes once for all the calls that meet an expired token (401 → one
+/// refresh → one replay) and stores the rotated refresh token. Every failure is a
+/// `CourierError`: a status the client does not accept carries the service's message and
+/// code (FastAPI's `detail`, its validation list, an RFC 9457 problem, or `ErrorResponse`);
+/// an answer that breaks the document is `CourierError.Code.decodingFailed` naming the field.
 public struct ClarityClient: Sendable {
-    /// The client that sends signed requests.
+    /// The API's root on the server: `/api/v1`.
+    public static let root = APIRoot("/api/v1")
+
+    /// The client that sends signed requests; its base URL is the server's origin.
     public let client: APIClient
     /// The signed-in user's session.
     public let session: AuthSession
-    private let unsignedClient: APIClient
+    /// The generated client, on ``client``'s chain.
+    let api: Client
+    /// The generated client on a chain without the session, for sign-in and registration.
+    let unsignedAPI: Client
+    let unsignedClient: APIClient
 
     /// Makes a CLARITY client.
     /// - Parameters:
     ///   - baseURL: The server, with or without the `/api/v1` root.
     ///   - transport: The engine, shared by signed and unsigned calls.
     ///   - store: Where the credential is kept.
-    ///   - configure: Changes to the default configuration (middleware, retry policy, clock).
+    ///   - configure: Changes to the default configuration (middleware, cache, offline queue,
+    ///     retry policy, clock).
     public init(
         baseURL: URL,
         transport: any Transport,
@@ -34,7 +53,8 @@ public struct ClarityClient: Sendable {
     ) {
         var unsigned = ClientConfiguration(baseURL: baseURL)
         configure(&unsigned)
-        unsigned.baseURL = ClarityAuthEndpoints.root.baseURL(for: unsigned.baseURL)
+        // The generated client writes whole paths (/api/v1/…): the client's base is the origin.
+        unsigned.baseURL = Self.root.serverURL(for: unsigned.baseURL)
         var signed = unsigned
         // Sign-in and refresh calls are never queued: the offline queue serves the signed client.
         unsigned.auth = nil
@@ -42,47 +62,118 @@ public struct ClarityClient: Sendable {
         let unsignedClient = APIClient(configuration: unsigned, transport: transport)
         let session = AuthSession(authenticator: ClarityAuthenticator(client: unsignedClient), store: store, clock: unsigned.clock)
         signed.auth = session
+        let client = APIClient(configuration: signed, transport: transport)
         self.unsignedClient = unsignedClient
         self.session = session
-        self.client = APIClient(configuration: signed, transport: transport)
+        self.client = client
+        self.api = Self.generatedClient(on: client)
+        self.unsignedAPI = Self.generatedClient(on: unsignedClient)
     }
 
-    /// Signs in and keeps the credential.
+    private static func generatedClient(on client: APIClient) -> Client {
+        var transport = CourierClientTransport(client: client, options: ClarityOperationOptions.options(for:))
+        transport.failsOnUnacceptedStatus = true
+        return Client(serverURL: client.configuration.baseURL, configuration: Configuration(dateTranscoder: ClarityDateTranscoder()), transport: transport)
+    }
+
+    // MARK: - Auth (/api/v1/auth)
+
+    /// What registering did: signed the new account in, or asked it to confirm its email first
+    /// (the service answers 202 `{"requires_email_verification": true}` and no tokens).
+    public enum Registration: Sendable, Hashable {
+        /// The account is signed in.
+        case signedIn(ClarityUserInfo)
+        /// The account must confirm its email with ``ClarityClient/verifyEmail(email:code:)``,
+        /// then sign in.
+        case confirmationRequired
+    }
+
+    /// Signs in (seed 002's `login`): `POST /api/v1/auth/login`, then `GET /api/v1/auth/me`;
+    /// keeps the credential, with the user's id as its account.
     /// - Returns: The signed-in user.
+    /// - Throws: `CourierError`; 401 for a wrong email or password, 403 when the email is not
+    ///   confirmed, 429 while the account is locked.
     @discardableResult
-    public func signIn(email: String, password: String) async throws -> ClarityUser {
-        let tokens = try await unsignedClient.value(for: ClarityAuthEndpoints.login(email: email, password: password))
-        try await session.signIn(tokens.credential(issuedAt: unsignedClient.configuration.clock.date))
-        return tokens.user
+    public func signIn(email: String, password: String) async throws -> ClarityUserInfo {
+        let tokens = try await ClarityCall.run("login") {
+            try await unsignedAPI.loginApiV1AuthLoginPost(body: .json(.init(email: email, password: password))).ok.body.json
+        }
+        return try await keep(tokens)
     }
 
-    /// Creates an account, signs it in and keeps the credential.
-    /// - Returns: The new user.
+    /// Creates an account (seed 002's `register`): `POST /api/v1/auth/register`.
+    /// - Parameters:
+    ///   - email: The account's email.
+    ///   - password: Its password.
+    ///   - displayName: The name shown for the user, if any.
+    /// - Returns: Signed in, or waiting for the email to be confirmed.
+    /// - Throws: `CourierError`; 409 when the email is taken, 422 for an invalid one.
     @discardableResult
-    public func register(_ registration: RegisterRequest) async throws -> ClarityUser {
-        let tokens = try await unsignedClient.value(for: ClarityAuthEndpoints.register(registration))
-        try await session.signIn(tokens.credential(issuedAt: unsignedClient.configuration.clock.date))
-        return tokens.user
+    public func register(email: String, password: String, displayName: String? = nil) async throws -> Registration {
+        let output = try await ClarityCall.run("register") {
+            try await unsignedAPI.registerApiV1AuthRegisterPost(body: .json(.init(displayName: displayName, email: email, password: password)))
+        }
+        if case .undocumented(statusCode: 202, _) = output { return .confirmationRequired }
+        let tokens = try await ClarityCall.run("register") { try output.ok.body.json }
+        return .signedIn(try await keep(tokens))
     }
 
-    /// Revokes the credential on the server and forgets it here, even if the server cannot be reached.
+    /// Signs out (seed 002's `logout`): `POST /api/v1/auth/logout` revokes the sign-in on the
+    /// server, and the credential is forgotten here even when the server cannot be reached.
     public func signOut() async throws {
-        if let refreshToken = try? await session.credential?.refreshToken {
-            _ = try? await client.send(ClarityAuthEndpoints.logout(refreshToken: refreshToken))
+        if (try? await session.credential) != nil {
+            _ = try? await ClarityCall.run("logout") { try await api.logoutApiV1AuthLogoutPost().ok.body.json }
         }
         try await session.signOut()
     }
 
-    /// The signed-in user.
-    public func currentUser() async throws -> ClarityUser {
-        try await client.value(for: ClarityAuthEndpoints.currentUser())
+    /// The signed-in user (seed 002's `getCurrentUser`): `GET /api/v1/auth/me`.
+    public func currentUser() async throws -> ClarityUserInfo {
+        try await ClarityCall.run("me") { try await api.getCurrentUserInfoApiV1AuthMeGet().ok.body.json }
     }
 
-    /// Confirms an email address with the code sent to it.
-    /// - Returns: The server's confirmation.
-    /// - Throws: `CourierError`; a 400 when the code is unknown or already used.
+    /// Confirms an email address with the code sent to it (seed 002's `verifyEmail`):
+    /// `POST /api/v1/auth/confirm-email`, which also needs the address.
+    /// - Returns: The service's status.
     @discardableResult
-    public func verifyEmail(code: String) async throws -> MessageResponse {
-        try await unsignedClient.value(for: ClarityAuthEndpoints.verifyEmail(code: code))
+    public func verifyEmail(email: String, code: String) async throws -> ClarityStatusResponse {
+        try await ClarityCall.run("confirm-email") {
+            try await unsignedAPI.confirmEmailApiV1AuthConfirmEmailPost(body: .json(.init(code: code, email: email))).ok.body.json
+        }
+    }
+
+    /// Keeps a token pair: signs the session in, reads the user, and keeps the credential with
+    /// the user's id as its account (the cache partition and queued writes follow it).
+    private func keep(_ tokens: ClarityTokens) async throws -> ClarityUserInfo {
+        let issued = unsignedClient.configuration.clock.date
+        try await session.signIn(tokens.credential(issuedAt: issued))
+        let user = try await currentUser()
+        try await session.signIn(tokens.credential(issuedAt: issued, accountID: user.userId))
+        return user
+    }
+}
+
+extension Components.Schemas.TokenResponse {
+    /// The token pair as a Courier `Credential`, expiring `expiresIn` seconds after `issuedAt`.
+    /// - Parameters:
+    ///   - issuedAt: When the answer arrived.
+    ///   - accountID: The user the tokens belong to, when known.
+    public func credential(issuedAt: Date, accountID: String? = nil) -> Credential {
+        Credential(
+            accessToken: accessToken, refreshToken: refreshToken,
+            expiresAt: issuedAt.addingTimeInterval(TimeInterval(expiresIn)), accountID: accountID, issuedAt: issuedAt
+        )
+    }
+}
+
+extension ClarityCore.TokenResponse {
+    /// Tokens a reference server issued directly (its test controls) as a Courier `Credential`,
+    /// with the user's id as the account.
+    /// - Parameter issuedAt: When they were issued.
+    public func credential(issuedAt: Date) -> Credential {
+        Credential(
+            accessToken: accessToken, refreshToken: refreshToken,
+            expiresAt: issuedAt.addingTimeInterval(TimeInterval(expiresIn)), accountID: user.id, issuedAt: issuedAt
+        )
     }
 }

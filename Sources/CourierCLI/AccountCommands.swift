@@ -14,8 +14,8 @@ struct LoginCommand: AsyncParsableCommand {
         let user = try await server.withSession(signInIfNeeded: false) { clarity in
             try await clarity.signIn(email: server.resolvedEmail, password: server.resolvedPassword)
         }
-        try server.recordAccount(user.email)
-        print("signed in as \(user.email); credential kept in \(try server.credentialFile().path) (mode 0600)")
+        try server.recordAccount(user.email ?? user.userId)
+        print("signed in as \(user.email ?? user.userId); credential kept in \(try server.credentialFile().path) (mode 0600)")
     }
 }
 
@@ -40,6 +40,6 @@ struct WhoAmICommand: AsyncParsableCommand {
 
     func run() async throws {
         let user = try await server.withSession { clarity in try await clarity.currentUser() }
-        print("\(user.email) (id \(user.id), email verified: \(user.emailVerified))")
+        print("\(user.email ?? "(no email)") (id \(user.userId), email verified: \(user.emailVerified))")
     }
 }

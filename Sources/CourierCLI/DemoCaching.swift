@@ -83,26 +83,26 @@ struct DemoCaching {
         report.set("cache", "wellness_days", week.count)
     }
 
-    private func showClarity(_ clarity: ClarityClient, user: ClarityUser) async throws {
-        print("\n── CLARITY: PAT analysis and insights, immutable once finished")
+    private func showClarity(_ clarity: ClarityClient, user: ClarityUserInfo) async throws {
+        print("\n── CLARITY (its backend's published document): PAT analysis and insights, immutable once finished")
         let steps = (0..<2_880).map { minute in (minute % 1_440) < 420 ? 0 : 30 + (minute * 17) % 70 }
-        let analysis = try await clarity.analyzeSteps(StepAnalysisRequest(stepCounts: steps, start: Date(timeIntervalSince1970: 1_795_000_000)))
-        _ = try await clarity.analysis(id: analysis.processingId)
-        _ = try await clarity.analysis(id: analysis.processingId)
-        let gets = await server.requestCount(method: "GET", path: "/api/v1/pat/analysis/\(analysis.processingId)")
+        let analysis = try await clarity.analyzeSteps(.minutely(steps, from: Date(timeIntervalSince1970: 1_795_000_000)))
+        _ = try await clarity.analysis(id: analysis.analysisId)
+        _ = try await clarity.analysis(id: analysis.analysisId)
+        let gets = await server.requestCount(method: "GET", path: "/api/v1/pat/analysis/\(analysis.analysisId)")
         if let results = analysis.analysis {
-            print("  \(analysis.processingId): sleep \(results.totalSleepTime) h at \(results.sleepEfficiency)% efficiency, rhythm \(results.circadianRhythmScore); read twice → \(gets) server call")
+            print("  \(analysis.analysisId): sleep \(results.totalSleepTime) h at \(results.sleepEfficiency)% efficiency, rhythm \(results.circadianRhythmScore); read twice → \(gets) server call")
         }
-        for type in [InsightType.comprehensive, .sleep, .activity] {
-            _ = try await clarity.generateInsight(InsightRequest(analysisId: analysis.processingId, insightType: type))
+        for type in ["comprehensive", "sleep", "activity"] {
+            _ = try await clarity.generateInsight(.fromAnalysis(id: analysis.analysisId, insightType: type))
         }
         var pages = 0
         var insights = 0
-        for try await page in clarity.insightHistory(userId: user.id, pageSize: 2) {
+        for try await page in clarity.insightHistory(userId: user.userId, pageSize: 2) {
             pages += 1
             insights += page.insights.count
         }
-        print("  3 insights generated; history read in \(pages) pages of 2 → \(insights) insights, newest first")
+        print("  3 insights generated (POST /api/v1/insights/); history read in \(pages) pages of 2 → \(insights) insights, newest first")
         report.set("clarity", "analysis_server_calls_for_two_reads", gets)
         report.set("clarity", "insights", insights)
         report.set("clarity", "history_pages", pages)

@@ -79,7 +79,7 @@ struct DemoFidelity {
         report.set("fidelity", "signout_cache_entries", leftAfterSignOut)
 
         let other = "other-\(UUID().uuidString.prefix(8))@courier.dev"
-        try await clarity.register(RegisterRequest(email: other, password: "another-password-1", displayName: "Other"))
+        try await clarity.register(email: other, password: "another-password-1", displayName: "Other")
         connectivity.report(.pathChanged(.online))
         await queue.replay()
         let otherRadars = try await radar.list(limit: 100).items

@@ -23,7 +23,7 @@ struct DemoStory {
         let demo = ReferenceServerConfiguration()
         section("Sign in")
         let user = try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-        print("  signed in as \(user.email); requests are signed and refreshed by an AuthSession")
+        print("  signed in as \(user.email ?? user.userId) (POST /api/v1/auth/login, then GET /api/v1/auth/me); requests are signed and refreshed by an AuthSession")
         let radar = RadarClient(client: clarity.client.rebased(to: baseURL))
 
         let created = try await showTypedRequests(radar)

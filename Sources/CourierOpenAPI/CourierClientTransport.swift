@@ -19,8 +19,9 @@ public import OpenAPIRuntime
 /// ```
 ///
 /// Statuses are the generated client's to read: a 404 or a 409 comes back as the operation's
-/// documented response, never as an error. A failure to get a response at all reaches the
-/// caller as the runtime's `ClientError`, whose `underlyingError` is the `CourierError`.
+/// documented response, never as an error, unless ``failsOnUnacceptedStatus`` is set. A failure
+/// to get a response at all reaches the caller as the runtime's `ClientError`, whose
+/// `underlyingError` is the `CourierError`.
 ///
 /// Bodies: a request body the generated client built in memory is sent from memory, so it can
 /// be retried, redirected and queued; a streamed one streams (once). A response body streams
@@ -33,6 +34,15 @@ public struct CourierClientTransport: ClientTransport {
     /// The options of each operation, by operation id: cache policy, retry, timeout, whether
     /// it is signed, queueing.
     public let options: @Sendable (_ operationID: String) -> RequestOptions
+    /// Whether a response whose status the client does not accept
+    /// (`ClientConfiguration.acceptsStatus`: any 4xx or 5xx by default) fails the operation
+    /// with the `CourierError` a typed call would throw (status, server message and code, body
+    /// snippet), instead of reaching the generated client as an undocumented or error output.
+    /// For a hand-written layer that wants one error type for every failure. `false` by default.
+    public var failsOnUnacceptedStatus = false
+
+    /// The most of an unaccepted response's body read for its error: 64 KiB.
+    static let errorBodyLimit = 64 << 10
 
     /// Request bodies of known length up to this size are gathered into memory before they are
     /// sent, so that they can be sent again (retry, redirect, refresh replay, offline queue).
@@ -63,6 +73,10 @@ public struct CourierClientTransport: ClientTransport {
         let target = try Self.absolute(request, baseURL: baseURL)
         let courierBody = try await Self.courierBody(body)
         let (response, responseBody) = try await client.send(target, body: courierBody, options: options(operationID), name: operationID)
+        if failsOnUnacceptedStatus, !client.configuration.acceptsStatus(response.status) {
+            let start = await responseBody.prefix(upTo: Self.errorBodyLimit)
+            throw CourierError.unacceptedStatus(response, body: start)
+        }
         return (response, Self.openAPIBody(responseBody))
     }
 

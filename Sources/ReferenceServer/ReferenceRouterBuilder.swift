@@ -6,7 +6,8 @@ import Tracing
 /// 1. ``RequestCountingMiddleware``: every request is counted as it arrives;
 /// 2. ``FaultInjectionMiddleware``: a scripted fault answers, delays or drops it, and
 ///    ``BodyFaultMiddleware``: a scripted cut closes the connection in the middle of the body;
-/// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON;
+/// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON, and
+///    ``TrailingSlashRedirectMiddleware``: CLARITY's collections without their slash answer 307;
 /// 4. ``RequestDecompressionMiddleware``: a compressed body is refused with 415 unless its route
 ///    takes gzip; the route groups' own one inflates it, after their access check.
 ///
@@ -41,6 +42,7 @@ struct ReferenceRouterBuilder: Sendable {
         router.add(middleware: FaultInjectionMiddleware(faults: faults))
         router.add(middleware: BodyFaultMiddleware(faults: bodyFaults))
         router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: TrailingSlashRedirectMiddleware())
         router.add(middleware: RequestDecompressionMiddleware(decodes: false))
 
         OpenAPIDocumentRoute.register(on: router)

@@ -49,7 +49,7 @@ struct CacheIntegrationTests {
                     configuration.cache = cache
                     configuration.clock = clock
                 }
-                try await other.register(RegisterRequest(email: "other@courier.dev", password: "another-password"))
+                try await other.register(email: "other@courier.dev", password: "another-password")
                 let otherPage = try await radarClient(sharing: other).client.send(RadarEndpoints.list())
                 #expect(otherPage.metrics.cacheStatus == .network)
             }

@@ -87,9 +87,9 @@ struct OpenAPIClientTests {
                 await server.expireAccessTokens()
                 await server.resetCounters()
                 let api = Client(serverURL: url, transport: CourierClientTransport(client: clarity.client))
-                let me = try await api.getCurrentUser().ok.body.json
-                #expect(me.email == demo.demoEmail)
-                #expect(await server.requestCount(method: "GET", path: "/api/v1/auth/me") == 2, "rejected once, replayed once")
+                let radars = try await api.listRadars(query: .init(limit: 5)).ok.body.json
+                #expect(!radars.isEmpty)
+                #expect(await server.requestCount(method: "GET", path: "/api/radars") == 2, "rejected once, replayed once")
                 #expect(await server.requestCount(method: "POST", path: "/api/v1/auth/refresh") == 1)
                 try await transport.shutdown()
             } catch {

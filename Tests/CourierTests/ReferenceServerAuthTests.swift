@@ -1,4 +1,5 @@
 import ClarityCore
+import ClarityOpenAPI
 import Foundation
 import RadarCore
 import ReferenceServer
@@ -11,23 +12,24 @@ import FoundationNetworking
 /// The reference server's CLARITY auth API and per-user radars, over real HTTP.
 @Suite("Reference server: accounts and tokens")
 struct ReferenceServerAuthTests {
-    @Test("registering answers 201 with tokens, and /me with the new access token shows the user")
+    @Test("registering answers 200 with the document's TokenResponse, and /me with the new access token shows the user")
     func registeringThenAskingForMeReturnsTheNewUser() async throws {
         try await ServerUnderTest.run { server in
-            let registration = RegisterRequest(email: "Ada@Example.com", password: "analytical-engine", displayName: "Ada")
-            let registered = try await server.send("POST", "/api/v1/auth/register", json: registration)
-            #expect(registered.status == 201)
-            let tokens = try registered.decode(TokenResponse.self)
-            #expect(tokens.tokenType == "Bearer")
+            let registered = try await server.send("POST", "/api/v1/auth/register", json: registerBody(email: "Ada@Example.com", password: "analytical-engine", displayName: "Ada"))
+            #expect(registered.status == 200)
+            #expect(Set((try JSONSerialization.jsonObject(with: registered.data) as? [String: Any] ?? [:]).keys) == ["access_token", "refresh_token", "token_type", "expires_in", "scope"])
+            let tokens = try registered.decode(WireTokens.self)
+            #expect(tokens.tokenType == "bearer")
             #expect(tokens.expiresIn == 900)
             #expect(tokens.accessToken.count == 43 && tokens.refreshToken.count == 43)
-            #expect(tokens.user.email == "ada@example.com")
-            #expect(tokens.user.displayName == "Ada")
-            #expect(tokens.user.emailVerified == false)
 
             let me = try await server.send("GET", "/api/v1/auth/me", token: tokens.accessToken)
             #expect(me.status == 200)
-            #expect(try me.decode(ClarityUser.self) == tokens.user)
+            let user = try me.decode(WireUser.self)
+            #expect(user.email == "ada@example.com")
+            #expect(user.displayName == "Ada")
+            #expect(user.emailVerified == false)
+            #expect(user.userId.hasPrefix("u_"))
         }
     }
 
@@ -35,12 +37,13 @@ struct ReferenceServerAuthTests {
     func loginWithWrongCredentialsIsInvalidCredentials() async throws {
         try await ServerUnderTest.run { server in
             let demo = ReferenceServerConfiguration()
-            let good = try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: demo.demoEmail, password: demo.demoPassword))
+            let good = try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: demo.demoEmail, password: demo.demoPassword))
             #expect(good.status == 200)
-            #expect(try good.decode(TokenResponse.self).user.id == "demo-user")
+            let signedIn = try good.decode(WireTokens.self)
+            #expect(try await server.send("GET", "/api/v1/auth/me", token: signedIn.accessToken).decode(WireUser.self).userId == "demo-user")
 
-            let wrongPassword = try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: demo.demoEmail, password: "not-the-password"))
-            let unknownEmail = try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: "nobody@example.com", password: "whatever1"))
+            let wrongPassword = try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: demo.demoEmail, password: "not-the-password"))
+            let unknownEmail = try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: "nobody@example.com", password: "whatever1"))
             for reply in [wrongPassword, unknownEmail] {
                 #expect(reply.status == 401)
                 #expect(reply.header("WWW-Authenticate") == "Bearer")
@@ -53,7 +56,7 @@ struct ReferenceServerAuthTests {
     @Test("registering an email that is taken, in any case, is 409 email_taken")
     func registeringATakenEmailIsAConflict() async throws {
         try await ServerUnderTest.run { server in
-            let duplicate = try await server.send("POST", "/api/v1/auth/register", json: RegisterRequest(email: "DEMO@courier.dev", password: "another-password"))
+            let duplicate = try await server.send("POST", "/api/v1/auth/register", json: registerBody(email: "DEMO@courier.dev", password: "another-password"))
             #expect(duplicate.status == 409)
             #expect(try duplicate.errorBody().code == "email_taken")
         }
@@ -62,8 +65,8 @@ struct ReferenceServerAuthTests {
     @Test("registration rejects a short password and an email without @ with 422 validation_failed")
     func registrationValidatesEmailAndPassword() async throws {
         try await ServerUnderTest.run { server in
-            let shortPassword = try await server.send("POST", "/api/v1/auth/register", json: RegisterRequest(email: "a@b.c", password: "short"))
-            let noAt = try await server.send("POST", "/api/v1/auth/register", json: RegisterRequest(email: "nobody.example.com", password: "long-enough"))
+            let shortPassword = try await server.send("POST", "/api/v1/auth/register", json: registerBody(email: "a@b.c", password: "short"))
+            let noAt = try await server.send("POST", "/api/v1/auth/register", json: registerBody(email: "nobody.example.com", password: "long-enough"))
             for reply in [shortPassword, noAt] {
                 #expect(reply.status == 422)
                 #expect(try reply.errorBody().code == "validation_failed")
@@ -75,18 +78,18 @@ struct ReferenceServerAuthTests {
     func reusingARotatedRefreshTokenRevokesTheFamily() async throws {
         try await ServerUnderTest.run { server in
             let first = try await server.server.issueTokens(email: "demo@courier.dev")
-            let refreshed = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: first.refreshToken))
+            let refreshed = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: first.refreshToken))
             #expect(refreshed.status == 200)
-            let second = try refreshed.decode(TokenResponse.self)
+            let second = try refreshed.decode(WireTokens.self)
             #expect(second.refreshToken != first.refreshToken)
             #expect(second.accessToken != first.accessToken)
             #expect(try await server.send("GET", "/api/v1/auth/me", token: second.accessToken).status == 200)
 
-            let reuse = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: first.refreshToken))
+            let reuse = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: first.refreshToken))
             #expect(reuse.status == 401)
             #expect(try reuse.errorBody().code == "invalid_refresh_token")
 
-            let successor = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: second.refreshToken))
+            let successor = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: second.refreshToken))
             #expect(successor.status == 401)
             #expect(try successor.errorBody().code == "invalid_refresh_token")
         }
@@ -109,7 +112,7 @@ struct ReferenceServerAuthTests {
             let stillValid = try await server.send("GET", "/api/radars", token: longLived.accessToken)
             #expect(stillValid.status == 200, "a new lifetime applies only to tokens issued after it")
 
-            let refreshed = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: tokens.refreshToken))
+            let refreshed = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: tokens.refreshToken))
             #expect(refreshed.status == 200)
         }
     }
@@ -123,7 +126,7 @@ struct ReferenceServerAuthTests {
             #expect(try expired.errorBody().code == "token_expired")
 
             await server.server.revokeRefreshTokens()
-            let refresh = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: tokens.refreshToken))
+            let refresh = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: tokens.refreshToken))
             #expect(refresh.status == 401)
             #expect(try refresh.errorBody().code == "invalid_refresh_token")
             await #expect(throws: ReferenceServer.UnknownAccountError.self) {
@@ -148,12 +151,12 @@ struct ReferenceServerAuthTests {
     func logoutRevokesBothTokens() async throws {
         try await ServerUnderTest.run { server in
             let tokens = try await server.server.issueTokens(email: "demo@courier.dev")
-            let logout = try await server.send("POST", "/api/v1/auth/logout", json: LogoutRequest(refreshToken: tokens.refreshToken), token: tokens.accessToken)
+            let logout = try await server.send("POST", "/api/v1/auth/logout", json: RefreshBody(refreshToken: tokens.refreshToken), token: tokens.accessToken)
             #expect(logout.status == 200)
-            #expect(try logout.decode(MessageResponse.self).message.isEmpty == false)
+            #expect(try logout.decode(Components.Schemas.LogoutResponse.self).message.isEmpty == false)
             let me = try await server.send("GET", "/api/v1/auth/me", token: tokens.accessToken)
             #expect(try me.errorBody().code == "unauthorized")
-            let refresh = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: tokens.refreshToken))
+            let refresh = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: tokens.refreshToken))
             #expect(try refresh.errorBody().code == "invalid_refresh_token")
         }
     }
@@ -166,7 +169,7 @@ struct ReferenceServerAuthTests {
             let logout = try await server.send("POST", "/api/v1/auth/logout", token: signIn.accessToken)
             #expect(logout.status == 200)
             #expect(try await server.send("GET", "/api/v1/auth/me", token: signIn.accessToken).errorBody().code == "unauthorized")
-            let refresh = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: signIn.refreshToken))
+            let refresh = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: signIn.refreshToken))
             #expect(try refresh.errorBody().code == "invalid_refresh_token")
             #expect(try await server.send("GET", "/api/v1/auth/me", token: otherDevice.accessToken).status == 200, "another sign-in goes on")
         }
@@ -175,17 +178,17 @@ struct ReferenceServerAuthTests {
     @Test("the verification code of a new account verifies its email once; a used code is 400 invalid_token")
     func verifyingAnEmailMarksTheUserVerified() async throws {
         try await ServerUnderTest.run { server in
-            let registered = try await server.send("POST", "/api/v1/auth/register", json: RegisterRequest(email: "grace@example.com", password: "compiler-1952"))
-            let tokens = try registered.decode(TokenResponse.self)
+            let registered = try await server.send("POST", "/api/v1/auth/register", json: registerBody(email: "grace@example.com", password: "compiler-1952"))
+            let tokens = try registered.decode(WireTokens.self)
             let verificationToken = try #require(await server.server.verificationToken(email: "grace@example.com"))
 
-            let verified = try await server.send("POST", "/api/v1/auth/verify-email", json: VerifyEmailRequest(code: verificationToken))
+            let verified = try await server.send("POST", "/api/v1/auth/confirm-email", json: Components.Schemas.EmailConfirmationRequest(code: verificationToken, email: "grace@example.com"))
             #expect(verified.status == 200)
-            #expect(try verified.decode(MessageResponse.self) == MessageResponse(message: "Email verified"))
-            #expect(try await server.send("GET", "/api/v1/auth/me", token: tokens.accessToken).decode(ClarityUser.self).emailVerified)
+            #expect(try verified.decode(Components.Schemas.StatusResponse.self).status == "email_confirmed")
+            #expect(try await server.send("GET", "/api/v1/auth/me", token: tokens.accessToken).decode(WireUser.self).emailVerified)
             #expect(await server.server.verificationToken(email: "grace@example.com") == nil)
 
-            let again = try await server.send("POST", "/api/v1/auth/verify-email", json: VerifyEmailRequest(code: verificationToken))
+            let again = try await server.send("POST", "/api/v1/auth/confirm-email", json: Components.Schemas.EmailConfirmationRequest(code: verificationToken, email: "grace@example.com"))
             #expect(again.status == 400)
             #expect(try again.errorBody().code == "invalid_token")
         }
@@ -335,9 +338,9 @@ struct ServerUnderTest {
 
     /// Registers an account over HTTP and returns its access token.
     func register(_ email: String) async throws -> String {
-        let reply = try await send("POST", "/api/v1/auth/register", json: RegisterRequest(email: email, password: "password-\(email)"))
-        #expect(reply.status == 201)
-        return try reply.decode(TokenResponse.self).accessToken
+        let reply = try await send("POST", "/api/v1/auth/register", json: registerBody(email: email, password: "password-\(email)"))
+        #expect(reply.status == 200)
+        return try reply.decode(WireTokens.self).accessToken
     }
 
     /// An access token of the demo account.

@@ -123,7 +123,7 @@ struct ReferenceServerFaultTests {
         try await ServerUnderTest.run { server in
             let tokens = try await server.server.issueTokens(email: "demo@courier.dev")
             server.server.faults.inject(.status(503), path: "/api/v1/auth/refresh")
-            let body = RefreshTokenRequest(refreshToken: tokens.refreshToken)
+            let body = RefreshBody(refreshToken: tokens.refreshToken)
             #expect(try await server.send("POST", "/api/v1/auth/refresh", json: body).status == 503)
             #expect(try await server.send("POST", "/api/v1/auth/refresh", json: body).status == 200)
             #expect(await server.server.requestCount(method: "POST", path: "/api/v1/auth/refresh") == 2)

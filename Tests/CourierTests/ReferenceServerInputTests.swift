@@ -26,13 +26,13 @@ struct ReferenceServerInputTests {
 
     @Test(arguments: ["2024-01-01T12:99:00Z", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:00:00+25:00"])
     func aDateWithAFieldOutOfRangeIsRefused(date: String) async throws {
-        let body = Self.json(#"{"dataPoints": [{"timestamp": "\#(date)", "value": 1}], "durationHours": 1, "samplingRate": 1}"#)
+        let body = Self.json(#"{"data_points": [{"timestamp": "\#(date)", "value": 1}], "duration_hours": 1, "sampling_rate": 1}"#)
         let status = try await status(of: Request(method: .post, path: "/api/v1/pat/analysis", body: body))
         #expect(status.map { (400..<500).contains($0) } == true, "\(date) → \(status.map(String.init) ?? "accepted")")
     }
 
     @Test func aLeapDayIsADate() async throws {
-        let body = Self.json(#"{"dataPoints": [{"timestamp": "2024-02-29T23:59:60.5+01:00", "value": 1}], "durationHours": 1, "samplingRate": 1}"#)
+        let body = Self.json(#"{"data_points": [{"timestamp": "2024-02-29T23:59:60.5+01:00", "value": 1}], "duration_hours": 1, "sampling_rate": 1}"#)
         #expect(try await status(of: Request(method: .post, path: "/api/v1/pat/analysis", body: body)) == nil)
     }
 

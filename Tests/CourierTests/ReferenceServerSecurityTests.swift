@@ -1,5 +1,6 @@
 import ArgumentParser
 import ClarityCore
+import ClarityOpenAPI
 @testable import CourierCLI
 import CourierWebSocket
 import Foundation
@@ -106,7 +107,7 @@ struct ReferenceServerSecurityTests {
         var configuration = Self.shipped
         configuration.passwordHashRounds = 0
         try await ServerUnderTest.runAsConfigured(configuration) { server in
-            let login = try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: Self.demo.demoEmail, password: Self.demo.demoPassword))
+            let login = try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: Self.demo.demoEmail, password: Self.demo.demoPassword))
             #expect(login.status == 200)
         }
     }
@@ -118,19 +119,19 @@ struct ReferenceServerSecurityTests {
         try await ServerUnderTest.runAsConfigured(Self.shipped) { server in
             _ = try await server.register("bob@example.com")
             for _ in 0..<5 {
-                let wrong = try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: Self.demo.demoEmail, password: "not-the-password"))
+                let wrong = try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: Self.demo.demoEmail, password: "not-the-password"))
                 #expect(wrong.status == 401)
             }
-            let right = try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: Self.demo.demoEmail, password: Self.demo.demoPassword))
+            let right = try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: Self.demo.demoEmail, password: Self.demo.demoPassword))
             #expect(right.status == 429)
             let retryAfter = try #require(right.header("Retry-After").flatMap { Int($0) })
             #expect((1...900).contains(retryAfter))
             #expect(try right.errorBody().code == "too_many_attempts")
 
-            let otherCase = try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: " DEMO@Courier.dev ", password: Self.demo.demoPassword))
+            let otherCase = try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: " DEMO@Courier.dev ", password: Self.demo.demoPassword))
             #expect(otherCase.status == 429, "emails are compared normalised")
 
-            let bob = try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: "bob@example.com", password: "password-bob@example.com"))
+            let bob = try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: "bob@example.com", password: "password-bob@example.com"))
             #expect(bob.status == 200)
         }
     }
@@ -144,7 +145,7 @@ struct ReferenceServerSecurityTests {
             for email in [Self.demo.demoEmail, "nobody@example.com"] {
                 var statuses: [Int] = []
                 for _ in 0..<3 {
-                    statuses.append(try await server.send("POST", "/api/v1/auth/login", json: LoginRequest(email: email, password: "wrong-guess")).status)
+                    statuses.append(try await server.send("POST", "/api/v1/auth/login", json: loginBody(email: email, password: "wrong-guess")).status)
                 }
                 replies.append(statuses)
             }
@@ -225,12 +226,12 @@ struct ReferenceServerSecurityTests {
         try await ServerUnderTest.run { server in
             let otherSignIn = try await server.server.issueTokens(email: Self.demo.demoEmail)
             let first = try await server.server.issueTokens(email: Self.demo.demoEmail)
-            let refreshed = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: first.refreshToken))
+            let refreshed = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: first.refreshToken))
             #expect(refreshed.status == 200)
-            let second = try refreshed.decode(TokenResponse.self)
+            let second = try refreshed.decode(WireTokens.self)
             #expect(try await server.send("GET", "/api/v1/auth/me", token: second.accessToken).status == 200)
 
-            let reuse = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshTokenRequest(refreshToken: first.refreshToken))
+            let reuse = try await server.send("POST", "/api/v1/auth/refresh", json: RefreshBody(refreshToken: first.refreshToken))
             #expect(reuse.status == 401)
 
             for token in [second.accessToken, first.accessToken] {

@@ -97,7 +97,7 @@ struct RequestCompressionTests {
             trailing.headers[.contentEncoding] = "gzip"
             #expect(await courierError { _ = try await client.send(trailing) }?.status?.code == 400)
 
-            var anonymous = Request<Data>(method: .post, path: "/api/v1/health-data", body: .data(whole, contentType: "application/json"))
+            var anonymous = Request<Data>(method: .post, path: "/api/v1/health-data/", body: .data(whole, contentType: "application/json"))
             anonymous.headers[.contentEncoding] = "gzip"
             anonymous.options.requiresAuth = false
             #expect(await courierError { _ = try await client.send(anonymous) }?.status?.code == 401)
@@ -122,13 +122,13 @@ struct RequestCompressionTests {
                     configuration.networkMiddleware = [sent]
                 }
                 let demo = ReferenceServerConfiguration()
-                try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-                let metrics = (0..<500).map { HealthMetric(type: .heartRate, value: Double(60 + $0 % 30), unit: "bpm", timestamp: Date(timeIntervalSince1970: 1_795_000_000 + Double($0) * 60)) }
-                _ = try await clarity.submitHealthData(HealthDataUpload(metrics: metrics, clientTimestamp: Date()))
+                let me = try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
+                let metrics = (0..<500).map { HealthMetric(biometricData: .init(heartRate: Double(60 + $0 % 30)), metricType: "heart_rate") }
+                _ = try await clarity.submitHealthData(HealthDataUpload(clientTimestamp: Date(), metrics: metrics, uploadSource: "apple_health", userId: me.userId))
                 #expect(sent.encodings.last == "gzip", "the upload went out gzipped: \(sent.encodings)")
-                let page = try await clarity.healthData(page: 1, limit: 100)
-                #expect(page.data.count == 100, "and the server stored what it inflated")
-                #expect(page.meta.totalCount == 500)
+                let page = try await clarity.healthData(limit: 100)
+                #expect(page.items.count == 100, "and the server stored what it inflated")
+                #expect(page.pagination.totalCount == 500)
             }
         }
     }

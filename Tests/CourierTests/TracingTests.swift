@@ -143,12 +143,12 @@ struct TracingTests {
         tracer.recorder.clearAll()
         _ = try await clarity.currentUser()
         let spans = tracer.finishedSpans
-        let call = try #require(spans.first { $0.kind == .internal && $0.operationName == "clarity.auth.me" })
+        let call = try #require(spans.first { $0.kind == .internal && $0.operationName == "get_current_user_info_api_v1_auth_me_get" })
         #expect(call.events.map(\.name).contains("auth.credential_renewed"))
         let attempts = spans.filter { $0.kind == .client && $0.parentSpanID == call.spanID }
         #expect(attempts.map { $0.attributes.get("http.response.status_code") } == [.int64(401), .int64(200)])
         // The refresh is a call of its own, in the same trace.
-        #expect(spans.contains { $0.kind == .internal && $0.operationName == "clarity.auth.refresh" && $0.traceID == call.traceID })
+        #expect(spans.contains { $0.kind == .internal && $0.operationName == "refresh_token_api_v1_auth_refresh_post" && $0.traceID == call.traceID })
     }
 
     @Test func aFailedCallRecordsItsErrorTypeOnBothSpans() async throws {

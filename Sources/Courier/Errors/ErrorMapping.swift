@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// Turns whatever the chain threw, or a response it did not accept, into a ``CourierError``
 /// with context.
@@ -185,5 +185,21 @@ enum ServerErrorBody {
         if let text = value as? String { return text }
         if let number = value as? Int { return String(number) }
         return nil
+    }
+}
+
+extension CourierError {
+    /// The error Courier gives a response whose status a client does not accept: the code
+    /// for the status (``Code/unauthorized`` for 401, ``Code/notFound`` for 404, …), the
+    /// status, redacted headers, a body snippet, and the server's message and code read from
+    /// the body in any of the shapes ``serverMessage`` knows.
+    ///
+    /// For code that reads responses itself and wants to fail the way a typed call does, such
+    /// as a transport for a generated client.
+    /// - Parameters:
+    ///   - response: The response head.
+    ///   - body: Its body, or the start of it.
+    public static func unacceptedStatus(_ response: HTTPResponse, body: Data) -> CourierError {
+        ErrorMapping.statusError(response, body: body)
     }
 }

@@ -47,13 +47,5 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/IfModifiedSince`.
         public typealias IfModifiedSince = Swift.String
-        /// `gzip` to send the body compressed; any other coding answers 415.
-        ///
-        /// - Remark: Generated from `#/components/parameters/ContentEncoding`.
-        @frozen public enum ContentEncoding: String, Codable, Hashable, Sendable, CaseIterable {
-            case gzip = "gzip"
-            case xGzip = "x-gzip"
-            case identity = "identity"
-        }
     }
 }

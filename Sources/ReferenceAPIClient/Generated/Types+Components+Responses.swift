@@ -248,34 +248,6 @@ extension Components {
                 self.body = body
             }
         }
-        public struct UnsupportedMediaType: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/content`.
-            @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/content/application\/json`.
-                case json(Components.Schemas._Error)
-                /// The associated value of the enum case if `self` is `.json`.
-                ///
-                /// - Throws: An error if `self` is not `.json`.
-                /// - SeeAlso: `.json`.
-                public var json: Components.Schemas._Error {
-                    get throws {
-                        switch self {
-                        case let .json(body):
-                            return body
-                        }
-                    }
-                }
-            }
-            /// Received HTTP response body
-            public var body: Components.Responses.UnsupportedMediaType.Body
-            /// Creates a new `UnsupportedMediaType`.
-            ///
-            /// - Parameters:
-            ///   - body: Received HTTP response body
-            public init(body: Components.Responses.UnsupportedMediaType.Body) {
-                self.body = body
-            }
-        }
         public struct UnprocessableContent: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/UnprocessableContent/content`.
             @frozen public enum Body: Sendable, Hashable {
@@ -301,55 +273,6 @@ extension Components {
             /// - Parameters:
             ///   - body: Received HTTP response body
             public init(body: Components.Responses.UnprocessableContent.Body) {
-                self.body = body
-            }
-        }
-        public struct TooManyRequests: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/TooManyRequests/headers`.
-            public struct Headers: Sendable, Hashable {
-                /// Seconds to wait before trying again.
-                ///
-                /// - Remark: Generated from `#/components/responses/TooManyRequests/headers/Retry-After`.
-                public var retryAfter: Components.Headers.RetryAfter?
-                /// Creates a new `Headers`.
-                ///
-                /// - Parameters:
-                ///   - retryAfter: Seconds to wait before trying again.
-                public init(retryAfter: Components.Headers.RetryAfter? = nil) {
-                    self.retryAfter = retryAfter
-                }
-            }
-            /// Received HTTP response headers
-            public var headers: Components.Responses.TooManyRequests.Headers
-            /// - Remark: Generated from `#/components/responses/TooManyRequests/content`.
-            @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/TooManyRequests/content/application\/json`.
-                case json(Components.Schemas._Error)
-                /// The associated value of the enum case if `self` is `.json`.
-                ///
-                /// - Throws: An error if `self` is not `.json`.
-                /// - SeeAlso: `.json`.
-                public var json: Components.Schemas._Error {
-                    get throws {
-                        switch self {
-                        case let .json(body):
-                            return body
-                        }
-                    }
-                }
-            }
-            /// Received HTTP response body
-            public var body: Components.Responses.TooManyRequests.Body
-            /// Creates a new `TooManyRequests`.
-            ///
-            /// - Parameters:
-            ///   - headers: Received HTTP response headers
-            ///   - body: Received HTTP response body
-            public init(
-                headers: Components.Responses.TooManyRequests.Headers = .init(),
-                body: Components.Responses.TooManyRequests.Body
-            ) {
-                self.headers = headers
                 self.body = body
             }
         }

@@ -123,11 +123,14 @@ actor AuthService {
         directory.account(id: id)?.clarityUser
     }
 
-    /// Marks an email address verified.
-    /// - Throws: ``APIError`` 400 `invalid_token` when the code is unknown or already used.
-    func verifyEmail(_ request: VerifyEmailRequest) throws -> MessageResponse {
-        guard directory.verifyEmail(token: request.code) != nil else { throw APIError.invalidVerificationToken() }
-        return MessageResponse(message: "Email verified")
+    /// Marks an email address verified with the code sent to it.
+    /// - Throws: ``APIError`` 400 `invalid_token` when the code is not the one waiting for the
+    ///   address, or was used already.
+    func confirmEmail(email: String, code: String) throws {
+        guard let pending = directory.pendingVerificationToken(email: email), ConstantTimeComparison.equal(Array(pending.utf8), Array(code.utf8)),
+              directory.verifyEmail(token: pending) != nil else {
+            throw APIError.invalidVerificationToken()
+        }
     }
 
     /// Checks the access token of a request.

@@ -1,4 +1,5 @@
 import ClarityCore
+import ClarityOpenAPI
 import Foundation
 
 /// CLARITY's HealthKit uploads and health data, per user, in memory.
@@ -25,7 +26,7 @@ actor ClarityHealthStore {
     private var uploads: [String: StoredUpload] = [:]
     private var batches: [String: StoredBatch] = [:]
     /// Each user's metrics, in the order they arrived.
-    private var metricsByUser: [String: [HealthMetric]] = [:]
+    private var metricsByUser: [String: [Components.Schemas.HealthMetric]] = [:]
     private var nextUpload = 1
     private var nextBatch = 1
     private var nextMetric = 1
@@ -58,11 +59,12 @@ actor ClarityHealthStore {
     }
 
     /// Stores a batch of metrics for the user and returns its processing status.
-    func acceptMetrics(_ metrics: [HealthMetric], ownerId: String, at now: Date) -> HealthDataProcessing {
+    func acceptMetrics(_ metrics: [Components.Schemas.HealthMetric], ownerId: String, at now: Date) -> HealthDataProcessing {
         let id = "hd_\(nextBatch)"
         nextBatch += 1
         for var metric in metrics {
-            metric.metricId = "met_\(nextMetric)"
+            metric.metricId = Self.metricId(nextMetric)
+            metric.createdAt = metric.createdAt ?? Self.whole(now)
             nextMetric += 1
             metricsByUser[ownerId, default: []].append(metric)
         }
@@ -89,32 +91,28 @@ actor ClarityHealthStore {
 
     /// A page of metrics in the `{"data": [...], "meta": {...}}` shape clients read with
     /// Courier's `PaginatedResponse`.
-    struct MetricPage: Encodable, Sendable {
-        struct Meta: Encodable, Sendable {
-            let currentPage: Int
-            let totalPages: Int
-            let totalCount: Int
-            let hasNextPage: Bool
-        }
-
-        let data: [HealthMetric]
-        let meta: Meta
+    /// One page of a user's metrics, oldest first, from `offset`.
+    struct MetricPage: Sendable {
+        let items: [Components.Schemas.HealthMetric]
+        let totalCount: Int
+        /// Where the next page starts, or `nil` on the last page.
+        let nextOffset: Int?
     }
 
-    /// A page of the user's metrics, oldest first, optionally of one type.
-    func metrics(ownerId: String, type: HealthMetricType?, page: Int, limit: Int) -> MetricPage {
-        let all = (metricsByUser[ownerId] ?? []).filter { type == nil || $0.type == type }
-        let pages = max(1, (all.count + limit - 1) / limit)
-        // `page` is the client's, up to Int.max: a product past Int's range skips everything.
-        let (skipped, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
-        let items = all.dropFirst(overflow ? all.count : skipped).prefix(limit)
-        return MetricPage(
-            data: Array(items),
-            meta: .init(currentPage: page, totalPages: pages, totalCount: all.count, hasNextPage: page < pages)
-        )
+    /// The user's metrics of a type (all when `nil`), `limit` from `offset`.
+    func metrics(ownerId: String, type: String?, offset: Int, limit: Int) -> MetricPage {
+        let all = (metricsByUser[ownerId] ?? []).filter { type == nil || $0.metricType == type }
+        let items = all.dropFirst(min(offset, all.count)).prefix(limit)
+        let end = min(offset, all.count) + items.count
+        return MetricPage(items: Array(items), totalCount: all.count, nextOffset: end < all.count ? end : nil)
     }
 
-    /// How far along `start…end` the moment `now` is, from 0 to 1.
+    /// A metric id in the document's `uuid` format, numbered: `00000000-0000-4000-8000-000000000001`.
+    private static func metricId(_ number: Int) -> String {
+        let digits = String(number)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+    }
+
     private static func share(from start: Date, to end: Date, at now: Date) -> Double {
         let span = end.timeIntervalSince(start)
         guard span > 0 else { return 1 }

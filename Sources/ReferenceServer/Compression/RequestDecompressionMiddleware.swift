@@ -17,7 +17,7 @@ struct RequestDecompressionMiddleware<Context: RequestContext>: RouterMiddleware
     /// The largest encoded body read.
     static var maximumEncodedBytes: Int { 32 << 20 }
     /// The paths whose bodies may come gzip-compressed.
-    static var acceptingPaths: Set<String> { ["/api/v1/health-data", "/api/v1/healthkit_upload", "/debug/echo"] }
+    static var acceptingPaths: Set<String> { ["/api/v1/health-data/", "/api/v1/healthkit/", "/debug/echo"] }
 
     /// Whether this part inflates bodies (on a route group) or only refuses them (router-wide).
     let decodes: Bool

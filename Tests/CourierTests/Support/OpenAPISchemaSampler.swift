@@ -21,6 +21,8 @@ struct OpenAPISchemaSampler: Sendable {
     let document: JSONValue
     /// What a `date-time` string is sampled as; the service writes several forms.
     var dateTime = "2025-06-15T08:30:00.123456Z"
+    /// What an `integer` is sampled as.
+    var integer = 3
 
     init(contentsOf url: URL) throws {
         document = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
@@ -86,7 +88,7 @@ struct OpenAPISchemaSampler: Sendable {
             case .string("uuid")?: return .string("7d5b0f3e-2a7c-4c1e-9a51-3f1e2b6c8d90")
             default: return .string("text")
             }
-        case "integer": return .number(3)
+        case "integer": return .number(Double(integer))
         case "number": return .number(0.75)
         case "boolean": return .bool(true)
         case "array":
