@@ -24,7 +24,7 @@ enum ClarityOperationOptions {
             options.idempotencyKey = idempotencyKey
             options.bodyIsPersonalData = true
             options.compressesRequestBody = true
-            options.invalidates = ["/health-data/"]
+            options.invalidates = ["/api/v1/health-data/"]
         case Operations.UploadHealthkitDataApiV1HealthkitPost.id:
             options.isQueueable = true
             options.idempotencyKey = idempotencyKey
@@ -34,7 +34,7 @@ enum ClarityOperationOptions {
             options.bodyIsPersonalData = true
         case Operations.GenerateInsightsApiV1InsightsPost.id:
             options.bodyIsPersonalData = true
-            options.invalidates = ["/insights/history/"]
+            options.invalidates = ["/api/v1/insights/history/"]
         default:
             break
         }

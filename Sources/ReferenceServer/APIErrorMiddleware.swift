@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 
 /// Turns every error thrown by a route, including Hummingbird's own "no such route",
-/// into a JSON `APIErrorBody` response.
+/// into a JSON response: an `APIErrorBody`, or on CLARITY's paths the shapes of CLARITY's
+/// backend (``ClarityErrorShape``).
 ///
 /// Errors thrown while a response body is being streamed happen after this middleware
 /// returned; Hummingbird answers those by closing the connection.
@@ -15,15 +16,21 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
-            return try error.response()
+            return try Self.render(error, path: request.uri.path)
         } catch let error as any HTTPResponseError {
-            return try Self.apiError(for: error, request: request).response()
+            return try Self.render(Self.apiError(for: error, request: request), path: request.uri.path)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             context.logger.error("unhandled error in \(request.method) \(request.uri.path): \(error)")
-            return try APIError.internalFailure("internal server error").response()
+            return try Self.render(APIError.internalFailure("internal server error"), path: request.uri.path)
         }
+    }
+
+    /// The response for an error on a path: CLARITY's shapes on its paths
+    /// (``ClarityErrorShape``), `{code, message}` everywhere else.
+    static func render(_ error: APIError, path: String) throws -> Response {
+        ClarityErrorShape.applies(to: path) ? try ClarityErrorShape.response(for: error, path: path) : try error.response()
     }
 
     /// The API error matching one of Hummingbird's HTTP errors.

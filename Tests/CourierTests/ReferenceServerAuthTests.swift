@@ -252,9 +252,36 @@ struct ServerUnderTest {
             return try decoder.decode(type, from: data)
         }
 
-        /// The body decoded as the API's JSON error.
+        /// The body decoded as the API's JSON error, in whichever shape its path answers with:
+        /// `{code, message}` (Radar, intervals), or CLARITY's `ErrorResponse {error, code}`, its
+        /// problem nested in `detail` (auth routes), or its validation list (422).
         func errorBody() throws -> APIErrorBody {
-            try decode(APIErrorBody.self)
+            if let plain = try? decode(APIErrorBody.self) { return plain }
+            let shapes = try decode(ClarityErrorShapes.self)
+            if let problem = shapes.problem { return APIErrorBody(message: problem.detail, code: problem.type) }
+            if let first = shapes.validation?.first { return APIErrorBody(message: first.msg, code: first.type) }
+            if let error = shapes.error { return APIErrorBody(message: error, code: shapes.code) }
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not an error body: \(String(decoding: data, as: UTF8.self))"))
+        }
+
+        /// CLARITY's three error shapes, read side by side.
+        private struct ClarityErrorShapes: Decodable {
+            struct Problem: Decodable { let type: String; let detail: String }
+            struct Validation: Decodable { let msg: String; let type: String }
+            let error: String?
+            let code: String?
+            let problem: Problem?
+            let validation: [Validation]?
+
+            enum CodingKeys: String, CodingKey { case error, code, detail }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                error = try? container.decode(String.self, forKey: .error)
+                code = try? container.decode(String.self, forKey: .code)
+                problem = try? container.decode(Problem.self, forKey: .detail)
+                validation = try? container.decode([Validation].self, forKey: .detail)
+            }
         }
     }
 

@@ -88,14 +88,16 @@ public actor OfflineQueue {
     public nonisolated let clock: any CourierClock
     /// What happens to writes of an account that is not signed in.
     public nonisolated let otherAccountWrites: OtherAccountWrites
+    /// The rules by which several queued writes go as one call (``WriteBatcher``); none by default.
+    public nonisolated let batchers: [WriteBatcher]
 
-    private nonisolated let observers = EventBroadcast<QueueEvent>()
+    nonisolated let observers = EventBroadcast<QueueEvent>()
     private var sender: Sender?
     private var currentAccount: AccountSource?
-    private var connectivity: ConnectivityMonitor?
+    var connectivity: ConnectivityMonitor?
     private var isReplaying = false
-    private var replayRequested = false
-    private var forceRequested = false
+    var replayRequested = false
+    var forceRequested = false
     /// Callers of `run(force:)` waiting for the round they asked for.
     private var roundWaiters: [CheckedContinuation<Void, Never>] = []
     /// How many callers wait for a round (for tests).
@@ -108,7 +110,7 @@ public actor OfflineQueue {
     private var connectivityWatch: Task<Void, Never>?
     private var credentialWatch: Task<Void, Never>?
     /// Whether a replay was refused for want of a credential: nothing is sent until one comes.
-    private(set) var isWaitingForSignIn = false
+    var isWaitingForSignIn = false
     /// Whether a client has attached the queue and its start-up round is over (for tests).
     var isAttached: Bool { hasDeliveredStartupRound }
     private var hasDeliveredStartupRound = false
@@ -121,12 +123,12 @@ public actor OfflineQueue {
     private var pendingGeneration = 0
     /// Counts credentials that came into force, so that a 401 answered to a replay signed
     /// before the latest one does not start a wait for sign-in the new credential already ended.
-    private var credentialGeneration = 0
+    var credentialGeneration = 0
     /// When the last delivery attempt could not reach the server; `nil` once one got an answer.
-    private var unreachableSince: Date?
+    var unreachableSince: Date?
     /// Delivered items not yet removed from storage.
-    private var delivered: [String] = []
-    private static let deliveredBatch = 128
+    var delivered: [String] = []
+    static let deliveredBatch = 128
 
     /// Makes a queue.
     /// - Parameters:
@@ -136,18 +138,21 @@ public actor OfflineQueue {
     ///   - clock: The clock.
     ///   - otherAccountWrites: What happens to writes of an account that is not signed in
     ///     (kept by default; see "Accounts").
+    ///   - batchers: Rules by which several queued writes go as one call; none by default.
     public init(
         storage: any QueueStorage,
         maxAttempts: Int = 5,
         backoff: Backoff = Backoff(.exponential(base: .seconds(2), multiplier: 2), maxDelay: .seconds(300)),
         clock: any CourierClock = SystemClock(),
-        otherAccountWrites: OtherAccountWrites = .keep
+        otherAccountWrites: OtherAccountWrites = .keep,
+        batchers: [WriteBatcher] = []
     ) {
         self.storage = storage
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
         self.clock = clock
         self.otherAccountWrites = otherAccountWrites
+        self.batchers = batchers
     }
 
     deinit {
@@ -295,7 +300,7 @@ public actor OfflineQueue {
     }
 
     /// Takes a write that is no longer pending out of the index.
-    private func forget(_ item: QueuedRequest) {
+    func forget(_ item: QueuedRequest) {
         pendingGeneration &+= 1
         pendingIndex?[item.url]?.removeAll { $0.id == item.id }
         if pendingIndex?[item.url]?.isEmpty == true { pendingIndex?[item.url] = nil }
@@ -351,7 +356,7 @@ public actor OfflineQueue {
         await scheduleNextWakeup()
     }
 
-    private func flushDelivered() async {
+    func flushDelivered() async {
         guard !delivered.isEmpty else { return }
         let ids = delivered
         delivered.removeAll()
@@ -369,7 +374,8 @@ public actor OfflineQueue {
         if let connectivity, !connectivity.status.isReachable { return }
         let account = await currentAccount?()
         var heldBack = Set<String>()
-        for item in items where item.state == .pending && !heldBack.contains(item.queue) {
+        var batched = Set<String>()
+        for item in items where item.state == .pending && !heldBack.contains(item.queue) && !batched.contains(item.id) {
             if let owner = item.account, owner != account {
                 // Never signed as another user: kept for its account, or dropped by policy.
                 if otherAccountWrites == .drop, (try? await storage.remove(id: item.id)) != nil {
@@ -385,93 +391,22 @@ public actor OfflineQueue {
                 continue
             }
             if Task.isCancelled { return }
+            let batch = batch(startingWith: item, in: items, ignoringBackoff: ignoringBackoff)
+            if batch.writes.count > 1 {
+                batched.formUnion(batch.writes.map(\.id))
+                guard await deliver(batch, with: sender) else {
+                    if isWaitingForSignIn { return }
+                    heldBack.insert(item.queue)
+                    continue
+                }
+                continue
+            }
             guard await deliver(item, with: sender) else {
                 // Without a credential no write can go: the round ends for every queue.
                 if isWaitingForSignIn { return }
                 heldBack.insert(item.queue)
                 continue
             }
-        }
-    }
-
-    /// One delivery attempt. Returns whether the queue may go on to the next item.
-    private func deliver(_ stored: QueuedRequest, with sender: Sender) async -> Bool {
-        var item = stored
-        item.attempts = max(0, min(item.attempts, Int.max - 1)) + 1
-        let credentialAtStart = credentialGeneration
-        let outcome: QueueDecision.Outcome
-        var answer = Data()
-        var answerType: String?
-        var failure: CourierError?
-        do {
-            let (response, body) = try await sender(try Self.httpRequest(for: item), HTTPBody(item.body), Self.context(for: item))
-            answer = await body?.prefix(upTo: 64 << 10) ?? Data()
-            answerType = response.headerFields[.contentType]
-            outcome = .answered(status: response.status.code)
-        } catch let error as CourierError {
-            failure = error
-            outcome = .failed(error.code)
-        } catch {
-            failure = CourierError(code: .transportFailed, message: "the delivery failed", underlying: error)
-            outcome = .failed(.transportFailed)
-        }
-        switch outcome {
-        case .answered: unreachableSince = nil
-        case .failed(let code) where OfflineQueueStage.unreachable.contains(code): unreachableSince = clock.date
-        case .failed: break
-        }
-        if case .failed(.cancelled) = outcome {
-            // Cut short by cancellation (the app's, or the queue's own shutdown): not a try.
-            item.attempts -= 1
-        } else if let connectivity, case .failed(let code) = outcome, [.offline, .cannotConnect].contains(code) {
-            // With a monitor, the queue knows it is offline and will try again when the
-            // network returns: an attempt that could not leave the device does not count.
-            item.attempts -= 1
-            connectivity.report(.requestUnreachable)
-        }
-        var generator = SystemRandomNumberGenerator()
-        let delay = backoff.delay(afterFailedAttempts: max(1, item.attempts), using: &generator)
-        switch QueueDecision.next(after: outcome, attempts: item.attempts, maxAttempts: maxAttempts, delay: delay, now: clock.date) {
-        case .delivered:
-            forget(item)
-            // Removed in batches (see `flushDelivered()`): if the process dies first, the
-            // write is delivered again with the same key, and the server answers as before.
-            delivered.append(item.id)
-            if delivered.count >= Self.deliveredBatch { await flushDelivered() }
-            if case .answered(let status) = outcome { observers.publish(.delivered(id: item.id, status: status, body: answer)) }
-            return true
-        case .waitForSignIn:
-            // Not the write's fault: the attempt does not count, and the queue waits.
-            item.attempts -= 1
-            item.lastError = "the server asked for sign-in; waiting for a credential"
-            try? await storage.update(item)
-            if credentialGeneration != credentialAtStart {
-                // A credential arrived while this attempt was out: try again with it.
-                replayRequested = true
-                forceRequested = true
-                return false
-            }
-            isWaitingForSignIn = true
-            observers.publish(.failed(id: item.id, error: failure ?? CourierError(code: .unauthorized, message: Self.statusText(outcome)), attempts: item.attempts))
-            return false
-        case .retry(let at):
-            item.nextAttemptAt = at
-            item.lastError = failure.map { "\($0.code): \($0.message)" } ?? Self.statusText(outcome)
-            try? await storage.update(item)
-            observers.publish(.failed(id: item.id, error: failure ?? CourierError(code: .serverError, message: Self.statusText(outcome)), attempts: item.attempts))
-            return false
-        case .deadLetter(let reason):
-            forget(item)
-            item.state = .deadLettered
-            item.lastError = reason
-            if case .answered(let status) = outcome {
-                item.deadLetterStatus = status
-                // Kept on disk for the app to show: token-like values are redacted as in errors.
-                item.deadLetterBody = Redaction.redactedSnippet(answer, contentType: answerType, limit: CourierError.snippetLimit)
-            }
-            try? await storage.update(item)
-            observers.publish(.deadLettered(id: item.id, reason: reason))
-            return true
         }
     }
 

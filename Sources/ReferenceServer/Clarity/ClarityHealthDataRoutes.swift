@@ -9,7 +9,8 @@ import OpenAPIRuntime
 /// - `POST /api/v1/health-data/` takes a `HealthDataUpload` for the signed-in user (another
 ///   user's `user_id` is 403), 1 to 1,000 metrics, and answers 201 `HealthDataResponse`. With an
 ///   `Idempotency-Key`, a repeat answers the first answer again and stores nothing new.
-/// - `GET /api/v1/health-data/?limit&cursor&data_type` answers a cursor page
+/// - `GET /api/v1/health-data/?limit&cursor&data_type&start_date&end_date` (or `offset`
+///   instead of `cursor`) answers a cursor page
 ///   `{data, pagination, links}`, oldest first; the cursor is opaque (`pagination.next_cursor`).
 /// - `GET /api/v1/health-data/processing/{processing_id}`: an object of `processing_id`,
 ///   `status`, `progress`, `total_metrics`, `processed_metrics`, `message`, `created_at` and
@@ -48,9 +49,11 @@ struct ClarityHealthDataRoutes: Sendable {
         api.get("v1/health-data") { request, context in
             let query = QueryItems(rawQuery: request.uri.query)
             let limit = try query.integer("limit", default: 50, in: 1...Self.maximumPageSize)
-            let offset = try Self.offset(cursor: query.first("cursor"))
+            let offset = try query.first("cursor").map(Self.offset(cursor:)) ?? query.integer("offset", default: 0, in: 0...Int.max)
             let type = query.first("data_type")
-            let page = await store.metrics(ownerId: try context.requireUserId(), type: type, offset: offset, limit: limit)
+            let start = try Self.moment(query, "start_date")
+            let end = try Self.moment(query, "end_date")
+            let page = await store.metrics(ownerId: try context.requireUserId(), type: type, from: start, through: end, offset: offset, limit: limit)
             let data = try page.items.map { try JSONDecoder().decode(OpenAPIObjectContainer.self, from: APIJSON.makeEncoder().encode($0)) }
             func link(_ cursor: String?) -> String {
                 var items = ["limit=\(limit)"]
@@ -84,6 +87,15 @@ struct ClarityHealthDataRoutes: Sendable {
         }
     }
 
+    /// A `start_date` or `end_date` filter: an ISO 8601 date-time, or 422.
+    private static func moment(_ query: QueryItems, _ name: String) throws -> Date? {
+        guard let text = query.first(name) else { return nil }
+        guard let date = APIJSON.parseISO8601(text) ?? APIJSON.parseISO8601(text + "Z") else {
+            throw APIError.validationFailed("\(name) must be an ISO 8601 date-time, not \"\(text)\"")
+        }
+        return date
+    }
+
     /// The opaque cursor of an offset.
     private static func cursor(offset: Int) -> String {
         Data("o:\(offset)".utf8).base64EncodedString()
@@ -91,8 +103,7 @@ struct ClarityHealthDataRoutes: Sendable {
 
     /// The offset a cursor names; 0 without one.
     /// - Throws: ``APIError`` 422 for a cursor the server did not make.
-    private static func offset(cursor: String?) throws -> Int {
-        guard let cursor else { return 0 }
+    private static func offset(cursor: String) throws -> Int {
         guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8), text.hasPrefix("o:"),
               let offset = Int(text.dropFirst(2)), offset >= 0 else {
             throw APIError.validationFailed("cursor is not one this server gave")

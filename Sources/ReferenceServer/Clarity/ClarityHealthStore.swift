@@ -99,9 +99,13 @@ actor ClarityHealthStore {
         let nextOffset: Int?
     }
 
-    /// The user's metrics of a type (all when `nil`), `limit` from `offset`.
-    func metrics(ownerId: String, type: String?, offset: Int, limit: Int) -> MetricPage {
-        let all = (metricsByUser[ownerId] ?? []).filter { type == nil || $0.metricType == type }
+    /// The user's metrics of a type (all when `nil`) created between two moments (when given), `limit` from `offset`.
+    func metrics(ownerId: String, type: String?, from start: Date? = nil, through end: Date? = nil, offset: Int, limit: Int) -> MetricPage {
+        let all = (metricsByUser[ownerId] ?? []).filter { metric in
+            (type == nil || metric.metricType == type)
+                && (start.map { start in (metric.createdAt ?? .distantPast) >= start } ?? true)
+                && (end.map { end in (metric.createdAt ?? .distantFuture) <= end } ?? true)
+        }
         let items = all.dropFirst(min(offset, all.count)).prefix(limit)
         let end = min(offset, all.count) + items.count
         return MetricPage(items: Array(items), totalCount: all.count, nextOffset: end < all.count ? end : nil)

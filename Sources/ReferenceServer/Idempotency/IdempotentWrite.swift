@@ -71,7 +71,7 @@ struct IdempotentWrite: Sendable {
         do {
             response = try await handler(request, context)
         } catch let error as APIError {
-            response = try error.response()
+            response = try APIErrorMiddleware<ReferenceRequestContext>.render(error, path: request.uri.path)
         } catch {
             await store.abandon(userId: userId, key: key, ticket: ticket)
             throw error

@@ -55,6 +55,7 @@ struct IntervalsRoutes: Sendable {
             let userId = try await athleteUser(context)
             let day = try Self.pathDay(context)
             var record = try await request.decodeJSONBody(as: Wellness.self)
+            try Self.validate(record)
             guard record.id == day else { throw APIError.validationFailed("the record's id \(record.id) is not the path's day \(day)") }
             record.updatedAt = nil
             let written = await store.write(userId: userId, [record], at: Date())
@@ -66,6 +67,7 @@ struct IntervalsRoutes: Sendable {
             guard records.count <= Self.maximumBulkDays else {
                 throw APIError.validationFailed("at most \(Self.maximumBulkDays) days in one bulk write, got \(records.count)")
             }
+            try records.forEach(Self.validate)
             _ = await store.write(userId: userId, records.map { var record = $0; record.updatedAt = nil; return record }, at: Date())
             return Response.bodiless(status: .ok, headers: [.contentLength: "0"])
         }
@@ -139,6 +141,15 @@ struct IntervalsRoutes: Sendable {
         let text = context.parameters.get("day") ?? ""
         guard let day = CalendarDay(text) else { throw APIError.badRequest("the day must be a date as YYYY-MM-DD, not \"\(text)\"") }
         return day
+    }
+
+    /// Refuses what intervals.icu would: a 1–4 scale outside 1…4.
+    private static func validate(_ record: Wellness) throws {
+        for (name, value) in [("soreness", record.soreness), ("fatigue", record.fatigue), ("mood", record.mood)] {
+            if let value, !(1...4).contains(value) {
+                throw APIError.validationFailed("\(name) is a scale from 1 to 4, not \(value) (on \(record.id))")
+            }
+        }
     }
 
     private static func activityNotFound(_ id: String) -> APIError {
