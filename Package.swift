@@ -182,7 +182,11 @@ let package = Package(
             swiftSettings: strictSwift6
         ),
         .target(name: "IntervalsCore", swiftSettings: strictSwift6),
-        .target(name: "IntervalsAPI", dependencies: ["Courier", "IntervalsCore"], swiftSettings: strictSwift6),
+        .target(
+            name: "IntervalsAPI",
+            dependencies: ["Courier", "IntervalsCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictSwift6
+        ),
         .target(
             name: "ReferenceServer",
             dependencies: [

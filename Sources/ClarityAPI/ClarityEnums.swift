@@ -3,6 +3,8 @@ public import ClarityOpenAPI
 /// A health metric's type, as CLARITY names it: `metric_type`, with an ``unknown(_:)`` case so
 /// that a type the service adds later reads as what it is instead of failing the page.
 public enum HealthMetricKind: Sendable, Hashable, RawRepresentable, CaseIterable {
+    // The document's `HealthMetricType` values, in its order: `heart_rate`, `heart_rate_variability`, …
+    /// One of the document's types (each named by its `rawValue`).
     case heartRate, heartRateVariability, bloodPressure, bloodOxygen, respiratoryRate, sleepAnalysis
     case activityLevel, stressIndicators, moodAssessment, cognitiveMetrics, environmental, bodyTemperature, bloodGlucose
     /// A type this version does not know, kept as the service wrote it.
@@ -43,6 +45,9 @@ public enum HealthMetricKind: Sendable, Hashable, RawRepresentable, CaseIterable
 /// Where processing of an upload or a batch stands, as CLARITY's `ProcessingStatus` names it,
 /// with an ``unknown(_:)`` case for a status the service adds later.
 public enum ProcessingState: Sendable, Hashable, RawRepresentable {
+    /// One of the document's `ProcessingStatus` values (`received`, `processing`, `completed`,
+    /// `failed`, `requires_review`); the service's `queued`/`pending` read as `received`,
+    /// `in_progress` as `processing`, `complete`/`done` as `completed`, `error` as `failed`.
     case received, processing, completed, failed, requiresReview
     /// A status this version does not know, kept as the service wrote it.
     case unknown(String)

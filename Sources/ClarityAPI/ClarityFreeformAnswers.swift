@@ -12,11 +12,17 @@ import OpenAPIRuntime
 /// Keys read: `processing_id`, `status`, `progress`, `message`, `total_metrics`,
 /// `processed_metrics`, `created_at`, `updated_at`.
 public struct ClarityProcessingStatus: Sendable, Hashable, Decodable {
+    /// `processing_id`.
     public var processingId: String?
+    /// `status`, as the service wrote it.
     public var status: String?
+    /// `progress`, from 0 to 1.
     public var progress: Double?
+    /// `message`.
     public var message: String?
+    /// `total_metrics`.
     public var totalMetrics: Int?
+    /// `processed_metrics`.
     public var processedMetrics: Int?
     /// When processing started, as the service wrote it (the document gives no format).
     public var createdAt: String?
@@ -34,6 +40,7 @@ public struct ClarityProcessingStatus: Sendable, Hashable, Decodable {
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
+    /// Reads the object leniently: a field of another type than expected is left nil.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         processingId = try? container.decodeIfPresent(String.self, forKey: .processingId)
@@ -53,11 +60,17 @@ public struct ClarityProcessingStatus: Sendable, Hashable, Decodable {
 /// Keys read: `upload_id`, `status`, `progress`, `message`, `samples_processed`,
 /// `samples_total`, `updated_at`.
 public struct ClarityUploadStatus: Sendable, Hashable, Decodable {
+    /// `upload_id`.
     public var uploadId: String?
+    /// `status`, as the service wrote it.
     public var status: String?
+    /// `progress`, from 0 to 1.
     public var progress: Double?
+    /// `message`.
     public var message: String?
+    /// `samples_processed`.
     public var samplesProcessed: Int?
+    /// `samples_total`.
     public var samplesTotal: Int?
     /// When the upload last moved, as the service wrote it.
     public var updatedAt: String?
@@ -72,6 +85,7 @@ public struct ClarityUploadStatus: Sendable, Hashable, Decodable {
         case samplesProcessed = "samples_processed", samplesTotal = "samples_total", updatedAt = "updated_at"
     }
 
+    /// Reads the object leniently: a field of another type than expected is left nil.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         uploadId = try? container.decodeIfPresent(String.self, forKey: .uploadId)
@@ -93,10 +107,15 @@ public struct ClarityUploadStatus: Sendable, Hashable, Decodable {
 public struct ClarityInsightHistory: Sendable, Hashable, Decodable {
     /// One insight of the history.
     public struct Entry: Sendable, Hashable, Decodable {
+        /// `id` (or `insight_id`).
         public var id: String?
+        /// `narrative`.
         public var narrative: String?
+        /// `key_insights`.
         public var keyInsights: [String]?
+        /// `recommendations`.
         public var recommendations: [String]?
+        /// `confidence_score`.
         public var confidenceScore: Double?
         /// When it was written, as the service wrote it.
         public var generatedAt: String?
@@ -106,6 +125,7 @@ public struct ClarityInsightHistory: Sendable, Hashable, Decodable {
             case confidenceScore = "confidence_score", generatedAt = "generated_at"
         }
 
+        /// Reads the object leniently: a field of another type than expected is left nil.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = (try? container.decodeIfPresent(String.self, forKey: .id)) ?? (try? container.decodeIfPresent(String.self, forKey: .insightId))
@@ -122,10 +142,15 @@ public struct ClarityInsightHistory: Sendable, Hashable, Decodable {
         var offset: Int?
     }
 
+    /// `insights`, newest first; empty when absent.
     public var insights: [Entry]
+    /// `total_count`.
     public var totalCount: Int?
+    /// `has_more`.
     public var hasMore: Bool?
+    /// `pagination.limit`.
     public var limit: Int?
+    /// `pagination.offset`.
     public var offset: Int?
     /// The `data` object as it came.
     public var raw: JSONValue = .object([:])
@@ -134,6 +159,7 @@ public struct ClarityInsightHistory: Sendable, Hashable, Decodable {
         case insights, totalCount = "total_count", hasMore = "has_more", pagination
     }
 
+    /// Reads the object leniently: a field of another type than expected is left nil.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         insights = (try? container.decodeIfPresent([Entry].self, forKey: .insights)) ?? []
@@ -150,8 +176,11 @@ public struct ClarityInsightHistory: Sendable, Hashable, Decodable {
 ///
 /// Keys read: `service`, `status`, `model`, `timestamp`.
 public struct ClarityServiceStatus: Sendable, Hashable, Decodable {
+    /// `service`.
     public var service: String?
+    /// `status`, as the service wrote it.
     public var status: String?
+    /// `model`.
     public var model: String?
     /// When the status was taken, as the service wrote it.
     public var timestamp: String?
@@ -160,6 +189,7 @@ public struct ClarityServiceStatus: Sendable, Hashable, Decodable {
 
     enum CodingKeys: String, CodingKey { case service, status, model, timestamp }
 
+    /// Reads the object leniently: a field of another type than expected is left nil.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         service = try? container.decodeIfPresent(String.self, forKey: .service)

@@ -167,4 +167,25 @@ struct QueueBatchingTests {
         #expect(dead.map(\.id) == [ids[1]])
         #expect(dead.first?.deadLetterStatus == 422)
     }
+
+    @Test func aQueuedWriteIsDeliveredByItsStatusWhateverItsAnswerSays() async throws {
+        // The service took the upload (201) but answers a body that breaks the document: the
+        // write is delivered, not lost, retried or dead-lettered, and the body is in the event.
+        let transport = MockTransport { _, _ in MockResponse(status: .created, headers: [.contentType: "application/json"], body: Data("{not json".utf8)) }
+        let monitor = ConnectivityMonitor(initial: .offline)
+        let queue = OfflineQueue(storage: MemoryQueueStorage())
+        let clarity = ClarityClient(baseURL: URL(string: "https://clarity.test")!, transport: transport, store: InMemoryCredentialStore(Credential(accessToken: "a", accountID: "u_1"))) {
+            $0.offlineQueue = queue
+            $0.connectivity = monitor
+        }
+        let events = queue.events()
+        let upload = HealthDataUpload(clientTimestamp: Date(), metrics: [HealthMetric(metricType: "heart_rate")], uploadSource: "apple_health", userId: "u_1")
+        let queued = await courierError { _ = try await clarity.submitHealthData(upload) }
+        let id = try #require(queued?.queuedRequestID)
+        monitor.report(.pathChanged(.online))
+        await queue.replay()
+        #expect(await Self.outcomes(1, from: events) == ["delivered \(id)"])
+        #expect(try await queue.pending().isEmpty)
+        #expect(try await queue.deadLetters().isEmpty)
+    }
 }
