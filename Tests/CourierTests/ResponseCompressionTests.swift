@@ -159,7 +159,8 @@ struct ResponseCompressionTests {
             let decoded = await courierError {
                 _ = try await client.send(Request<[String]>(path: "/debug/encoded", query: [URLQueryItem(name: "fault", value: "unknown"), URLQueryItem(name: "count", value: "20000")]))
             }
-            #expect(decoded?.code == .decodingFailed, "a JSON call fails as for any body that is not its type")
+            #expect(decoded?.code == .contentDecodingFailed, "a typed call names the coding it could not read, not a JSON failure")
+            #expect(decoded?.message.contains("Content-Encoding br") == true, "\(String(describing: decoded))")
         }
     }
 

@@ -159,7 +159,8 @@ extension CourierError {
         /// The response's `Content-Encoding` could not be undone: the body is not in the coding
         /// it claims, is cut short, or has several codings stacked. Nothing of the body reaches
         /// the caller's decoder or the cache. (A coding Courier does not know is not an error:
-        /// the body arrives as it came, `Content-Encoding` included.)
+        /// the body arrives as it came, `Content-Encoding` included; a typed call that then
+        /// cannot decode it fails with this code, naming the coding, not with ``decodingFailed``.)
         public static let contentDecodingFailed = Code(.contentDecodingFailed)
         /// A file of a transfer could not be read or written: missing, not permitted, or the
         /// disk is full; ``CourierError/underlying`` is the `POSIXError`.

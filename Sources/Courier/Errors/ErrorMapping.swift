@@ -34,7 +34,15 @@ enum ErrorMapping {
     /// The error for a body that did not decode, with its coding path.
     static func decodingError(_ error: any Error, data: Data, response: HTTPResponse) -> CourierError {
         var wrapped = CourierError(code: .decodingFailed, message: "the response body could not be decoded", underlying: error)
-        if let decodingError = error as? DecodingError {
+        if let coding = response.headerFields[.contentEncoding], !coding.isEmpty, coding.lowercased() != "identity" {
+            // Still encoded: a coding the transport and Courier do not undo (br, say), or one the
+            // caller asked to keep. Read as JSON it is noise; say what it is instead.
+            wrapped = CourierError(
+                code: .contentDecodingFailed,
+                message: "the response body is in Content-Encoding \(coding), which was not decoded, so it could not be read",
+                underlying: error
+            )
+        } else if let decodingError = error as? DecodingError {
             let (path, reason) = describe(decodingError)
             wrapped.codingPath = path
             wrapped.message = "the response body could not be decoded: \(reason)"
