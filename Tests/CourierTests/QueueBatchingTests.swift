@@ -188,4 +188,38 @@ struct QueueBatchingTests {
         #expect(try await queue.pending().isEmpty)
         #expect(try await queue.deadLetters().isEmpty)
     }
+
+    @Test func aBatchThatFailsWithA503CountsAnAttemptForEachWriteAndKeepsThemAll() async throws {
+        let transport = MockTransport { _, _ in MockResponse(status: .serviceUnavailable) }
+        let monitor = ConnectivityMonitor(initial: .offline)
+        let queue = OfflineQueue(storage: MemoryQueueStorage(), batchers: [IntervalsEndpoints.wellnessBatcher()])
+        let intervals = IntervalsClient(baseURL: URL(string: "https://intervals.test")!, transport: transport, auth: .apiKey("k")) {
+            $0.offlineQueue = queue
+            $0.connectivity = monitor
+            $0.retryPolicy = .none
+        }
+        let events = queue.events()
+        var ids: [String] = []
+        for offset in 0..<3 {
+            var day = Wellness(id: CalendarDay("2026-11-21")!.adding(days: offset))
+            day.steps = 1_000 * (offset + 1)
+            ids += [await courierError { try await intervals.wellness.save(day) }?.queuedRequestID].compactMap { $0 }
+        }
+        monitor.report(.pathChanged(.online))
+        await queue.replay()
+        let failed: [String: Int] = await withDeadline(.seconds(20)) { () async -> [String: Int] in
+            var seen: [String: Int] = [:]
+            for await event in events {
+                if case .failed(let id, _, let attempts) = event { seen[id] = attempts }
+                if seen.count == 3 { break }
+            }
+            return seen
+        } ?? [:]
+        let expected = Dictionary(uniqueKeysWithValues: ids.map { ($0, 1) })
+        #expect(failed == expected, "each write counts the one attempt")
+        #expect(transport.requests.map { $0.request.path ?? "" } == ["/api/v1/athlete/0/wellness-bulk"], "one call, not three")
+        let pending = try await queue.pending()
+        #expect(pending.map(\.id) == ids)
+        #expect(pending.allSatisfy { $0.attempts == 1 && $0.lastError != nil })
+    }
 }

@@ -33,7 +33,6 @@ extension OfflineQueue {
         call.idempotencyKey = WriteBatcher.idempotencyKey(name: batcher.name, of: batch.writes)
         call.invalidates = Array(Set(batch.writes.flatMap(\.invalidates))).sorted()
         call.bodyIsPersonalData = batch.writes.contains(where: \.bodyIsPersonalData)
-        let attempts = (batch.writes.map(\.attempts).max() ?? 0) + 1
         let credentialAtStart = credentialGeneration
         let outcome: QueueDecision.Outcome
         var answer = Data()
@@ -49,16 +48,25 @@ extension OfflineQueue {
             failure = CourierError(code: .transportFailed, message: "the delivery failed", underlying: error)
             outcome = .failed(.transportFailed)
         }
-        if case .failed(let code) = outcome, [.cancelled, .offline, .cannotConnect].contains(code) || connectivity == nil && code == .cancelled {
-            // Not a try of these writes (as for one write alone): they go again as they are.
-            if code != .cancelled { connectivity?.report(.requestUnreachable) }
-            if code == .cancelled || connectivity != nil { return false }
+        switch outcome {
+        case .answered: unreachableSince = nil
+        case .failed(let code) where OfflineQueueStage.unreachable.contains(code): unreachableSince = clock.date
+        case .failed: break
         }
+        // As for one write: a cancelled call, or one that could not leave the device while a
+        // monitor watches the network, is not an attempt.
+        var counts = true
+        if case .failed(.cancelled) = outcome {
+            counts = false
+        } else if let connectivity, case .failed(let code) = outcome, [.offline, .cannotConnect].contains(code) {
+            counts = false
+            connectivity.report(.requestUnreachable)
+        }
+        let attempts = (batch.writes.map(\.attempts).max() ?? 0) + (counts ? 1 : 0)
         var generator = SystemRandomNumberGenerator()
         let delay = backoff.delay(afterFailedAttempts: max(1, attempts), using: &generator)
         switch QueueDecision.next(after: outcome, attempts: attempts, maxAttempts: maxAttempts, delay: delay, now: clock.date) {
         case .delivered:
-            unreachableSince = nil
             for write in batch.writes {
                 forget(write)
                 delivered.append(write.id)
@@ -77,7 +85,7 @@ extension OfflineQueue {
             return false
         case .retry(let at):
             for var write in batch.writes {
-                write.attempts = max(0, min(write.attempts, Int.max - 1)) + 1
+                write.attempts = max(0, min(write.attempts, Int.max - 1)) + (counts ? 1 : 0)
                 write.nextAttemptAt = at
                 write.lastError = failure.map { "\($0.code): \($0.message)" } ?? Self.statusText(outcome)
                 try? await storage.update(write)
