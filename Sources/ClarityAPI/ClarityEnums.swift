@@ -86,21 +86,21 @@ public enum ProcessingState: Sendable, Hashable, RawRepresentable {
 }
 
 extension Components.Schemas.HealthMetric {
-    /// ``metricType`` as a ``HealthMetricKind``.
+    /// `metricType` as a ``HealthMetricKind``.
     public var kind: HealthMetricKind { HealthMetricKind(rawValue: metricType) }
 }
 
 extension Components.Schemas.HealthDataResponse {
-    /// ``status`` as a ``ProcessingState``.
+    /// `status` as a ``ProcessingState``.
     public var state: ProcessingState { ProcessingState(rawValue: status) }
 }
 
 extension Components.Schemas.AnalysisResponse {
-    /// ``status`` as a ``ProcessingState``.
+    /// `status` as a ``ProcessingState``.
     public var state: ProcessingState { ProcessingState(rawValue: status) }
 }
 
 extension Components.Schemas.PATAnalysisResponse {
-    /// ``status`` as a ``ProcessingState``.
+    /// `status` as a ``ProcessingState``.
     public var state: ProcessingState { ProcessingState(rawValue: status) }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Renews an intervals.icu OAuth credential with its refresh token (RFC 6749, section 6).
 ///
 /// intervals.icu rotates the refresh token on use: each refresh answers a new one and the old
-/// one stops working. ``AuthSession`` runs one refresh at a time for all of a client's calls
+/// one stops working. `AuthSession` runs one refresh at a time for all of a client's calls
 /// and stores what it answers before any call uses it, so each refresh token is sent once.
 ///
 /// The token endpoint is `POST /api/oauth/token` on the service's origin, with a form body

@@ -7,7 +7,7 @@ public import Foundation
 /// When the queue is about to deliver a write that the rule gives a batch key, it gathers the
 /// writes behind it in the same named queue, of the same account, that are due and have the
 /// same key, in order, until one does not fit (another key, the ``maxWrites`` or ``maxWeight``
-/// limit), and sends them as one: the ``combine`` rule's request, with an idempotency key of its
+/// limit), and sends them as one: the combining rule's request, with an idempotency key of its
 /// own made from theirs. Each write is still reported on its own:
 /// - the call succeeds: every write of the batch is ``QueueEvent/delivered(id:status:body:)``,
 ///   with the call's answer;
@@ -46,7 +46,7 @@ public struct WriteBatcher: Sendable {
     public let name: String
     /// The most writes in one batch.
     public let maxWrites: Int
-    /// The most weight in one batch (records, metrics: what ``weight`` counts).
+    /// The most weight in one batch (records, metrics: what the `weight` rule counts).
     public let maxWeight: Int
     let batchKey: @Sendable (QueuedRequest) -> String?
     let weight: @Sendable (QueuedRequest) -> Int
