@@ -20,7 +20,6 @@ let package = Package(
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .library(name: "RadarCore", targets: ["RadarCore"]),
         .library(name: "RadarAPI", targets: ["RadarAPI"]),
-        .library(name: "ClarityCore", targets: ["ClarityCore"]),
         .library(name: "ClarityAPI", targets: ["ClarityAPI"]),
         .library(name: "IntervalsCore", targets: ["IntervalsCore"]),
         .library(name: "IntervalsAPI", targets: ["IntervalsAPI"]),
