@@ -71,7 +71,7 @@ struct ClarityServerOptions: ParsableArguments {
             if let remote {
                 url = remote
             } else {
-                let reference = ReferenceServer(configuration: Self.embeddedConfiguration)
+                let reference = ReferenceServer(configuration: ReferenceServerConfiguration.embeddedWithoutDebugRoutes)
                 embedded = reference
                 url = try await reference.start()
                 Console.note("using the embedded reference server at \(url.absoluteString): it holds no health data or insights to begin with, and forgets everything when the command ends")
@@ -140,13 +140,6 @@ struct ClarityServerOptions: ParsableArguments {
             .appendingPathComponent(ServerOptions.fileName(for: url))
     }
 
-    /// The embedded server: `courier demo`'s cheap password hashing, without the `/debug` routes,
-    /// which these commands do not use.
-    private static var embeddedConfiguration: ReferenceServerConfiguration {
-        var configuration = ReferenceServerConfiguration.embedded
-        configuration.enablesDebugRoutes = false
-        return configuration
-    }
 }
 
 /// The server a `courier clarity` command talks to, and where its credential is kept.

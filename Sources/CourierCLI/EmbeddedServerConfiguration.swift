@@ -21,3 +21,13 @@ extension ReferenceServerConfiguration {
         return configuration
     }
 }
+
+extension ReferenceServerConfiguration {
+    /// The embedded server of the app commands (`courier clarity`, `courier intervals`):
+    /// ``embedded`` without the `/debug` routes, which they do not use.
+    static var embeddedWithoutDebugRoutes: ReferenceServerConfiguration {
+        var configuration = ReferenceServerConfiguration.embedded
+        configuration.enablesDebugRoutes = false
+        return configuration
+    }
+}

@@ -159,7 +159,7 @@ struct IntervalsServerOptions: ParsableArguments {
             if let remote {
                 url = remote
             } else {
-                let reference = ReferenceServer(configuration: Self.embeddedConfiguration)
+                let reference = ReferenceServer(configuration: ReferenceServerConfiguration.embeddedWithoutDebugRoutes)
                 embedded = reference
                 url = try await reference.start()
                 Console.note("reading the demo athlete of the embedded reference server at \(url.absoluteString) (history ends \(IntervalsCommand.referenceHistoryLastDay))")
@@ -176,13 +176,6 @@ struct IntervalsServerOptions: ParsableArguments {
         }
     }
 
-    /// The embedded server: `courier demo`'s cheap password hashing, without the `/debug` routes,
-    /// which these commands do not use.
-    private static var embeddedConfiguration: ReferenceServerConfiguration {
-        var configuration = ReferenceServerConfiguration.embedded
-        configuration.enablesDebugRoutes = false
-        return configuration
-    }
 }
 
 /// The days a `courier intervals` command reads: ``oldest`` through ``newest``, both included.

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import Logging
 import NIOCore
 import Synchronization
 
@@ -16,9 +15,6 @@ final class EventStreamTestServer: Sendable {
     /// The requests answered so far.
     var requestCount: Int { requests.withLock { $0 } }
 
-    /// The server stopped before it listened.
-    struct StartFailure: Error {}
-
     fileprivate func requestAnswered() { requests.withLock { $0 += 1 } }
 
     /// Runs `body` with a server listening on an ephemeral loopback port, stopped afterwards.
@@ -30,7 +26,6 @@ final class EventStreamTestServer: Sendable {
         _ body: (EventStreamTestServer, URL) async throws -> T
     ) async throws -> T {
         let server = EventStreamTestServer()
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         router.get("events") { _, _ -> Response in
             server.requestAnswered()
@@ -43,29 +38,6 @@ final class EventStreamTestServer: Sendable {
                 }
             )
         }
-        var logger = Logger(label: "courier.event-stream-test-server")
-        logger.logLevel = .critical
-        let application = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                if let port = channel.localAddress?.port { portContinuation.yield(port) }
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await application.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
-                try await group.waitForAll()
-                throw StartFailure()
-            }
-            defer { group.cancelAll() }
-            return try await body(server, url)
-        }
+        return try await LoopbackApplication.withRunning(router, label: "courier.event-stream-test-server") { url in try await body(server, url) }
     }
 }

@@ -2,7 +2,6 @@ import Courier
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import Synchronization
 
@@ -38,9 +37,6 @@ final class DocumentOrigin: Sendable {
         self.completeness = completeness
     }
 
-    /// The server stopped before it listened.
-    struct StartFailure: Error {}
-
     /// Runs `body` with an origin listening on an ephemeral loopback port, stopped afterwards.
     static func withRunning<T: Sendable>(
         _ sampler: OpenAPISchemaSampler,
@@ -48,33 +44,9 @@ final class DocumentOrigin: Sendable {
         _ body: (DocumentOrigin, URL) async throws -> T
     ) async throws -> T {
         let origin = DocumentOrigin(sampler: sampler, completeness: completeness)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         router.add(middleware: Answering(origin: origin))
-        var logger = Logger(label: "courier.document-origin")
-        logger.logLevel = .critical
-        let application = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                if let port = channel.localAddress?.port { portContinuation.yield(port) }
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await application.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
-                try await group.waitForAll()
-                throw StartFailure()
-            }
-            defer { group.cancelAll() }
-            return try await body(origin, url)
-        }
+        return try await LoopbackApplication.withRunning(router, label: "courier.document-origin") { url in try await body(origin, url) }
     }
 
     /// The answer to one request.
