@@ -64,33 +64,22 @@ struct ClarityServerOptions: ParsableArguments {
         let remote = try baseURL()
         var file: URL?
         if let remote { file = try await checkedCredentialFile(for: remote, needsCredential: !signsInItself) }
-        let managed = transport.make()
-        var embedded: ReferenceServer?
         do {
-            let url: URL
-            if let remote {
-                url = remote
-            } else {
-                let reference = ReferenceServer(configuration: ReferenceServerConfiguration.embeddedWithoutDebugRoutes)
-                embedded = reference
-                url = try await reference.start()
-                Console.note("using the embedded reference server at \(url.absoluteString): it holds no health data or insights to begin with, and forgets everything when the command ends")
+            return try await AppCommandServer.run(
+                remote: remote, transport: transport,
+                note: { "using the embedded reference server at \($0.absoluteString): it holds no health data or insights to begin with, and forgets everything when the command ends" }
+            ) { url, transport, isEmbedded in
+                guard let origin = Origin(url) else { throw ValidationError("the server URL has no host: \(url.absoluteString)") }
+                let store: any CredentialStore
+                if let file { store = FileCredentialStore(url: file) } else { store = InMemoryCredentialStore() }
+                let clarity = ClarityClient(baseURL: url, transport: transport, store: store)
+                if isEmbedded && !signsInItself {
+                    let demo = ReferenceServerConfiguration()
+                    try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
+                }
+                return try await body(clarity, ClarityTarget(url: url, origin: origin, credentialFile: file))
             }
-            guard let origin = Origin(url) else { throw ValidationError("the server URL has no host: \(url.absoluteString)") }
-            let store: any CredentialStore
-            if let file { store = FileCredentialStore(url: file) } else { store = InMemoryCredentialStore() }
-            let clarity = ClarityClient(baseURL: url, transport: managed.transport, store: store)
-            if embedded != nil && !signsInItself {
-                let demo = ReferenceServerConfiguration()
-                try await clarity.signIn(email: demo.demoEmail, password: demo.demoPassword)
-            }
-            let result = try await body(clarity, ClarityTarget(url: url, origin: origin, credentialFile: file))
-            await managed.shutdown()
-            await embedded?.stop()
-            return result
         } catch {
-            await managed.shutdown()
-            await embedded?.stop()
             throw hinted(error, remote: remote, signsInItself: signsInItself)
         }
     }

@@ -152,27 +152,11 @@ struct IntervalsServerOptions: ParsableArguments {
     func withClient<T>(auth: IntervalsAuthOptions, athlete: String, _ body: (IntervalsClient) async throws -> T) async throws -> T {
         let remote = try baseURL()
         let signing = try await auth.signing(for: remote)
-        let managed = transport.make()
-        var embedded: ReferenceServer?
-        do {
-            let url: URL
-            if let remote {
-                url = remote
-            } else {
-                let reference = ReferenceServer(configuration: ReferenceServerConfiguration.embeddedWithoutDebugRoutes)
-                embedded = reference
-                url = try await reference.start()
-                Console.note("reading the demo athlete of the embedded reference server at \(url.absoluteString) (history ends \(IntervalsCommand.referenceHistoryLastDay))")
-            }
-            let intervals = IntervalsClient(baseURL: url, transport: managed.transport, auth: signing, athlete: athlete)
-            let result = try await body(intervals)
-            await managed.shutdown()
-            await embedded?.stop()
-            return result
-        } catch {
-            await managed.shutdown()
-            await embedded?.stop()
-            throw error
+        return try await AppCommandServer.run(
+            remote: remote, transport: transport,
+            note: { "reading the demo athlete of the embedded reference server at \($0.absoluteString) (history ends \(IntervalsCommand.referenceHistoryLastDay))" }
+        ) { url, transport, _ in
+            try await body(IntervalsClient(baseURL: url, transport: transport, auth: signing, athlete: athlete))
         }
     }
 
