@@ -1,4 +1,6 @@
 import Courier
+import CourierTesting
+import Synchronization
 import Foundation
 import HTTPTypes
 import Testing
@@ -124,4 +126,98 @@ struct QuotaTests {
         #expect(QuotaAnnouncement.read(status: 200, fields: [.contentType: "application/json"], now: now) == nil)
         #expect(QuotaAnnouncement.read(status: 200, fields: [HTTPField.Name("X-RateLimit-Usage")!: "lots"], now: now) == nil)
     }
+}
+
+/// The quota stage in the chain, against a mock transport and a manual clock.
+@Suite("Quotas in the chain")
+struct QuotaStageTests {
+    private static func client(
+        _ transport: MockTransport, clock: ManualClock, windows: [QuotaWindow], whenExhausted: QuotaPolicy.Exhausted, host: String = "api.test"
+    ) -> APIClient {
+        var configuration = ClientConfiguration(baseURL: URL(string: "https://api.test")!)
+        configuration.clock = clock
+        configuration.retryPolicy = .none
+        configuration.quota = QuotaPolicy(rules: [QuotaRule(name: "provider", hosts: [host], windows: windows)], whenExhausted: whenExhausted)
+        return APIClient(configuration: configuration, transport: transport)
+    }
+
+    @Test func aSpentQuotaFailsAtOnceWithWhenToTryAgain() async throws {
+        let transport = MockTransport { _, _ in .status(.ok) }
+        let client = Self.client(transport, clock: ManualClock(), windows: [QuotaWindow(limit: 3, length: .seconds(60))], whenExhausted: .fail)
+        for _ in 0..<3 { try await client.send(Request<Void>(path: "/thing")) }
+        let error = await courierError { try await client.send(Request<Void>(path: "/thing")) }
+        #expect(error?.code == .rateLimited)
+        #expect(error?.retryAfter == .seconds(60))
+        #expect(transport.requests.count == 3, "the spent call never left")
+    }
+
+    @Test func aCallWaitsForItsTurnAndTheServerNeverSeesMoreThanTheLimitInAWindow() async throws {
+        let clock = ManualClock()
+        let sent = SentMoments()
+        let transport = MockTransport { _, _ in
+            sent.append(clock.date)
+            return .status(.ok)
+        }
+        let client = Self.client(transport, clock: clock, windows: [QuotaWindow(limit: 2, length: .seconds(10))], whenExhausted: .wait)
+        for _ in 0..<7 { try await client.send(Request<Void>(path: "/thing")) }
+        let moments = sent.all
+        #expect(moments.count == 7)
+        for (index, moment) in moments.enumerated() {
+            #expect(moments[index...].prefix { $0 < moment.addingTimeInterval(10) }.count <= 2)
+        }
+        #expect(clock.sleeps == [.seconds(10), .seconds(10), .seconds(10)], "each pair waited for the window, and no longer")
+    }
+
+    @Test func aWaitPastTheCallsDeadlineFailsInstead() async throws {
+        let transport = MockTransport { _, _ in .status(.ok) }
+        let clock = ManualClock()
+        let client = Self.client(transport, clock: clock, windows: [QuotaWindow(limit: 1, length: .seconds(60))], whenExhausted: .wait)
+        try await client.send(Request<Void>(path: "/thing"))
+        var hurried = Request<Void>(path: "/thing")
+        hurried.options.deadline = .seconds(5)
+        let error = await courierError { try await client.send(hurried) }
+        #expect(error?.code == .rateLimited)
+        #expect(clock.sleeps.isEmpty)
+    }
+
+    @Test func whatTheServerAnnouncesSpendsTheQuotaForEveryone() async throws {
+        let transport = MockTransport { _, _ in
+            MockResponse(status: .ok, headers: [HTTPField.Name("X-RateLimit-Limit")!: "100,1000", HTTPField.Name("X-RateLimit-Usage")!: "100,400"])
+        }
+        let client = Self.client(
+            transport, clock: ManualClock(),
+            windows: [QuotaWindow(limit: 100, length: .seconds(900)), QuotaWindow(limit: 1_000, length: .seconds(86_400))], whenExhausted: .fail
+        )
+        try await client.send(Request<Void>(path: "/athlete"))
+        let error = await courierError { try await client.send(Request<Void>(path: "/athlete")) }
+        #expect(error?.code == .rateLimited, "other clients spent the window: Strava says 100 of 100")
+        #expect((error?.retryAfter ?? .zero) > .zero)
+        #expect((error?.retryAfter ?? .seconds(901)) <= .seconds(900), "until the quarter hour ends")
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func a429sRetryAfterHoldsTheNextCallsWithoutAsking() async throws {
+        let transport = MockTransport { _, _ in MockResponse(status: .tooManyRequests, headers: [.retryAfter: "30"]) }
+        let client = Self.client(transport, clock: ManualClock(), windows: [QuotaWindow(limit: 100, length: .seconds(900))], whenExhausted: .fail)
+        let first = await courierError { try await client.send(Request<Void>(path: "/thing")) }
+        #expect(first?.status?.code == 429)
+        let second = await courierError { try await client.send(Request<Void>(path: "/thing")) }
+        #expect(second?.code == .rateLimited)
+        #expect(second?.retryAfter == .seconds(30))
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func requestsToAnotherHostAreNotCounted() async throws {
+        let transport = MockTransport { _, _ in .status(.ok) }
+        let client = Self.client(transport, clock: ManualClock(), windows: [QuotaWindow(limit: 1, length: .seconds(60))], whenExhausted: .fail, host: "strava.test")
+        for _ in 0..<5 { try await client.send(Request<Void>(path: "/thing")) }
+        #expect(transport.requests.count == 5)
+    }
+}
+
+/// Moments a mock transport saw requests at.
+private final class SentMoments: Sendable {
+    private let moments = Mutex<[Date]>([])
+    var all: [Date] { moments.withLock { $0 } }
+    func append(_ date: Date) { moments.withLock { $0.append(date) } }
 }

@@ -75,6 +75,7 @@ public final class APIClient: Sendable {
                 clock: configuration.clock
             ),
         ]
+        if let quota = configuration.quota { lower.append(QuotaStage(policy: quota, clock: configuration.clock, auth: configuration.auth)) }
         if let auth = configuration.auth { lower.append(AuthStage(session: auth)) }
         lower.append(RedirectStage(policy: configuration.redirectPolicy))
         if let connectivity = configuration.connectivity { lower.append(ConnectivityStage(monitor: connectivity, defaultWait: configuration.connectivityWait)) }

@@ -65,6 +65,8 @@ public struct ClientConfiguration: Sendable {
     /// The durable queue that keeps queueable writes the server could not receive; `nil`
     /// (the default) fails them like any request. See ``OfflineQueue``.
     public var offlineQueue: OfflineQueue?
+    /// The providers' quotas every attempt keeps to (``QuotaPolicy``); `nil` (none) by default.
+    public var quota: QuotaPolicy?
     /// The connectivity monitor the client reports to and consults; `nil` by default.
     /// See ``ConnectivityMonitor``.
     public var connectivity: ConnectivityMonitor?
