@@ -251,6 +251,7 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI", "CourierWebSocket", "CourierCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

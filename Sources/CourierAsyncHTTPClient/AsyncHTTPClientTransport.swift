@@ -3,7 +3,7 @@ public import Courier
 import CourierCompression
 import Foundation
 public import HTTPTypes
-import NIOCore
+public import NIOCore
 public import NIOPosix
 import NIOHTTP1
 import Synchronization
@@ -117,8 +117,8 @@ public final class AsyncHTTPClientTransport: Transport {
     private let ownsClient: Bool
     /// Why the configuration's TLS policy could not be applied; every request then fails with it.
     private let configurationError: CourierError?
-    /// The TLS policy the transport was made with; `nil` for a client brought to
-    /// ``init(client:)``, whose policy it does not know. CourierWebSocket's `WSClientEngine`
+    /// The TLS policy the transport was made with; `nil` for one made from an AsyncHTTPClient
+    /// configuration (``init(clientConfiguration:eventLoopGroup:)``), whose policy it does not know. CourierWebSocket's `WSClientEngine`
     /// applies it to WebSocket handshakes when this transport is its handshake-status probe.
     package let tlsPolicy: TLSPolicy?
 
@@ -158,12 +158,40 @@ public final class AsyncHTTPClientTransport: Transport {
         self.tlsPolicy = configuration.tls
     }
 
-    /// Makes a transport on an `HTTPClient` you own; ``shutdown()`` leaves it running.
+    /// Makes a transport that owns an `HTTPClient` made from your AsyncHTTPClient
+    /// configuration (its pool, timeouts, proxy, TLS, decompression) on your event loops, such
+    /// as the ones a service already runs its other clients on.
     ///
-    /// Configure it with `redirectConfiguration = .disallow` so Courier's redirect rules apply,
-    /// and with `HTTPClient.Configuration.applyTLSPolicy(_:)` for a `TLSPolicy`.
-    /// - Parameter client: The client.
-    public init(client: HTTPClient) {
+    /// Whatever the configuration says of redirects, the client never follows one by itself:
+    /// `redirectConfiguration` is set to `.disallow`, so that Courier's redirect rules apply to
+    /// every hop (credentials and bodies never go to another origin). An `HTTPClient` made
+    /// elsewhere is not taken, because its redirect configuration cannot be read or changed:
+    /// one with AsyncHTTPClient's default would follow a cross-origin 307 with the request's
+    /// body and headers. ``shutdown()`` shuts the transport's client down, not the loops.
+    /// - Parameters:
+    ///   - clientConfiguration: The client's configuration; apply a `TLSPolicy` to it with
+    ///     `HTTPClient.Configuration.applyTLSPolicy(_:)`.
+    ///   - eventLoopGroup: The event loops to run on.
+    public convenience init(clientConfiguration: HTTPClient.Configuration, eventLoopGroup: any EventLoopGroup) {
+        var configuration = clientConfiguration
+        configuration.redirectConfiguration = .disallow
+        self.init(owning: HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration))
+    }
+
+    /// Makes a transport on a client it owns and shuts down.
+    private init(owning client: HTTPClient) {
+        self.httpClient = client
+        self.loopExecutors = LoopExecutors(group: client.eventLoopGroup)
+        self.ownsClient = true
+        self.configurationError = nil
+        self.tlsPolicy = nil
+    }
+
+    /// Makes a transport on an `HTTPClient` it does not own (``shutdown()`` leaves it
+    /// running), for the benchmark alone, whose contenders must share one pool. Not public:
+    /// such a client's redirect configuration cannot be checked.
+    /// - Parameter client: A client made with `redirectConfiguration = .disallow`.
+    package init(sharing client: HTTPClient) {
         self.httpClient = client
         self.loopExecutors = LoopExecutors(group: client.eventLoopGroup)
         self.ownsClient = false

@@ -9,8 +9,8 @@ extension HTTPClient.Configuration {
     /// (`http1_1ConnectionDebugInitializer` and `http2ConnectionDebugInitializer`), which
     /// replace any you had set.
     ///
-    /// ``AsyncHTTPClientTransport`` calls this for you; call it yourself when you bring your
-    /// own `HTTPClient` to ``AsyncHTTPClientTransport/init(client:)``. Keep
+    /// ``AsyncHTTPClientTransport`` calls this for you; call it yourself when you make one from
+    /// your own configuration with ``AsyncHTTPClientTransport/init(clientConfiguration:eventLoopGroup:)``. Keep
     /// `connectionPool.retryConnectionEstablishment = false` so a pin mismatch fails the
     /// request at once instead of AsyncHTTPClient reconnecting until the deadline.
     ///

@@ -192,7 +192,11 @@ struct QueueBatchingTests {
     @Test func aBatchThatFailsWithA503CountsAnAttemptForEachWriteAndKeepsThemAll() async throws {
         let transport = MockTransport { _, _ in MockResponse(status: .serviceUnavailable) }
         let monitor = ConnectivityMonitor(initial: .offline)
-        let queue = OfflineQueue(storage: MemoryQueueStorage(), batchers: [IntervalsEndpoints.wellnessBatcher()])
+        // A minute between attempts: no second round comes while the test reads the queue.
+        let queue = OfflineQueue(
+            storage: MemoryQueueStorage(), backoff: Backoff(.constant(.seconds(60)), maxDelay: .seconds(60), jitter: .none),
+            batchers: [IntervalsEndpoints.wellnessBatcher()]
+        )
         let intervals = IntervalsClient(baseURL: URL(string: "https://intervals.test")!, transport: transport, auth: .apiKey("k")) {
             $0.offlineQueue = queue
             $0.connectivity = monitor

@@ -70,7 +70,7 @@ struct ThroughputBenchmark {
             configuration: Self.rawConfiguration()
         )
         // The raw client's pool, shared: see the type's documentation.
-        let ahcTransport = AsyncHTTPClientTransport(client: rawClient)
+        let ahcTransport = AsyncHTTPClientTransport(sharing: rawClient)
         let session = URLSession(configuration: .ephemeral)
         let courierAHC = APIClient(baseURL: baseURL, transport: ahcTransport)
         // What `URLSessionTransport()` makes by default (see the type's documentation).

@@ -70,7 +70,7 @@ struct TransferBenchmark {
 
         let raw = Self.makeRawClient()
         // Raw's pool, shared: both contenders transfer over the same connections and loops.
-        let transport = AsyncHTTPClientTransport(client: raw)
+        let transport = AsyncHTTPClientTransport(sharing: raw)
         let client = Self.makeClient(baseURL: baseURL, transport: transport)
         let contenders = TransferContenders(baseURL: baseURL, raw: raw, client: client, folder: folder, source: source, bytes: bytes)
 

@@ -38,7 +38,7 @@ struct TransferChildCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let raw = TransferBenchmark.makeRawClient()
-        let transport = AsyncHTTPClientTransport(client: raw)
+        let transport = AsyncHTTPClientTransport(sharing: raw)
         do {
             let growth = try await measure(url, raw: raw, transport: transport, folder: folder)
             print("peak_rss_growth \(growth)")
