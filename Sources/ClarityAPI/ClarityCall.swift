@@ -37,35 +37,12 @@ enum ClarityCall {
             return mapped
         }
         if let decoding = error.underlyingError as? DecodingError {
-            let (path, description) = describe(decoding)
-            var mapped = CourierError(code: .decodingFailed, message: "\(operation): \(description)", underlying: decoding)
-            mapped.codingPath = path
+            var mapped = CourierError.decodingFailed(decoding, in: operation)
             mapped.status = error.response?.status
             return mapped
         }
         var mapped = CourierError(code: .invalidResponse, message: "\(operation): \(error.causeDescription)", underlying: error.underlyingError)
         mapped.status = error.response?.status
         return mapped
-    }
-
-    /// The field a decoding error is about, and a sentence for it.
-    private static func describe(_ error: DecodingError) -> (String, String) {
-        func render(_ path: [any CodingKey]) -> String {
-            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return text.isEmpty ? "(top level)" : String(text.drop { $0 == "." })
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let path = render(context.codingPath + [key])
-            return (path, "the answer has no \(path), which the document requires")
-        case .typeMismatch(let type, let context):
-            return (render(context.codingPath), "\(render(context.codingPath)) is not a \(type) as the document says")
-        case .valueNotFound(let type, let context):
-            return (render(context.codingPath), "\(render(context.codingPath)) is null where the document requires a \(type)")
-        case .dataCorrupted(let context):
-            return (render(context.codingPath), "\(render(context.codingPath)) cannot be read: \(context.debugDescription)")
-        @unknown default:
-            return ("(unknown)", "\(error)")
-        }
     }
 }

@@ -125,12 +125,7 @@ public struct ClarityHealthDataPage: Sendable, Hashable {
 
     /// Reads the generated page.
     init(_ page: Components.Schemas.PaginatedResponseDictStrAny) throws {
-        let decoder = JSONDecoder()
-        let transcoder = ClarityDateTranscoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            return try transcoder.decode(try container.decode(String.self))
-        }
+        let decoder = ClarityDateTranscoder.jsonDecoder()
         items = try page.data.enumerated().map { index, element in
             do {
                 return try decoder.decode(ClarityHealthRecord.self, from: JSONEncoder().encode(element))

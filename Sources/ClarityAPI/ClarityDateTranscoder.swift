@@ -18,6 +18,18 @@ public struct ClarityDateTranscoder: DateTranscoder {
     /// Makes a transcoder.
     public init() {}
 
+    /// A `JSONDecoder` that reads dates as this transcoder does, for CLARITY JSON read outside
+    /// the generated client (a document on disk, a free-form part of an answer).
+    public static func jsonDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        let transcoder = ClarityDateTranscoder()
+        decoder.dateDecodingStrategy = .custom { field in
+            let container = try field.singleValueContainer()
+            return try transcoder.decode(try container.decode(String.self))
+        }
+        return decoder
+    }
+
     /// Writes `date` in UTC: `YYYY-MM-DDTHH:MM:SS[.ffffff]Z`.
     public func encode(_ date: Date) throws -> String {
         let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()

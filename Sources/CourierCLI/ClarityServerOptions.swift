@@ -153,38 +153,10 @@ enum ClarityUploadFile {
         } catch {
             throw ValidationError("cannot read --file \(url.path): \(error.localizedDescription)")
         }
-        let decoder = JSONDecoder()
-        let transcoder = ClarityDateTranscoder()
-        decoder.dateDecodingStrategy = .custom { field in
-            let container = try field.singleValueContainer()
-            return try transcoder.decode(try container.decode(String.self))
-        }
         do {
-            return try decoder.decode(HealthDataUpload.self, from: data)
-        } catch let error as DecodingError {
-            throw ValidationError("\(url.path) is not a HealthDataUpload document: \(describe(error))")
+            return try ClarityDateTranscoder.jsonDecoder().decode(HealthDataUpload.self, from: data)
         } catch {
-            throw ValidationError("\(url.path) is not a HealthDataUpload document: \(error)")
-        }
-    }
-
-    /// `metrics[0].metric_type is missing`: the field a decoding error is about, and why.
-    private static func describe(_ error: DecodingError) -> String {
-        func render(_ path: [any CodingKey]) -> String {
-            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return text.isEmpty ? "(top level)" : String(text.drop { $0 == "." })
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "\(render(context.codingPath + [key])) is missing"
-        case .typeMismatch(let type, let context):
-            return "\(render(context.codingPath)) is not a \(type)"
-        case .valueNotFound(let type, let context):
-            return "\(render(context.codingPath)) is null where a \(type) is required"
-        case .dataCorrupted(let context):
-            return "\(render(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
+            throw ValidationError(CourierError.decodingFailed(error, in: "\(url.path) is not a HealthDataUpload document").message)
         }
     }
 }

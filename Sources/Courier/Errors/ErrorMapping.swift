@@ -211,3 +211,22 @@ extension CourierError {
         ErrorMapping.statusError(response, body: body)
     }
 }
+
+extension CourierError {
+    /// The error for a value that did not decode: ``Code/decodingFailed``, with ``codingPath``
+    /// naming the field (`items[1].id`) and a message that says what it is and why.
+    ///
+    /// For code that decodes bodies itself, such as the layer above a generated client.
+    /// - Parameters:
+    ///   - error: What the decoder threw.
+    ///   - subject: What was being read, put first in the message (an operation's name, a file).
+    public static func decodingFailed(_ error: any Error, in subject: String) -> CourierError {
+        guard let decodingError = error as? DecodingError else {
+            return CourierError(code: .decodingFailed, message: "\(subject): \(error)", underlying: error)
+        }
+        let (path, reason) = ErrorMapping.describe(decodingError)
+        var wrapped = CourierError(code: .decodingFailed, message: "\(subject): \(reason)", underlying: error)
+        wrapped.codingPath = path
+        return wrapped
+    }
+}
