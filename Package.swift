@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierSQLite", targets: ["CourierSQLite"]),
+        .library(name: "CourierPostgres", targets: ["CourierPostgres"]),
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .library(name: "RadarCore", targets: ["RadarCore"]),
         .library(name: "RadarAPI", targets: ["RadarAPI"]),
@@ -46,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -142,6 +144,19 @@ let package = Package(
             swiftSettings: strictSwift6
         ),
         .target(
+            name: "CourierPostgres",
+            dependencies: [
+                "Courier",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .target(
             name: "CourierWebSocket",
             dependencies: [
                 "Courier",
@@ -230,6 +245,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierURLSession", "CourierCompression", "CourierTesting", "RadarCore", "RadarAPI", "ReferenceServer",
                 "ClarityCore", "ClarityAPI", "CacheConformance", "CourierSQLite", "IntervalsCore", "IntervalsAPI", "CourierWebSocket",
+                "CourierPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "WSCompression", package: "swift-websocket"),
@@ -250,6 +266,7 @@ let package = Package(
                 "CourierOpenAPI", "ReferenceAPIClient", "ClarityOpenAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 "RadarCore", "RadarAPI", "ReferenceServer", "ClarityCore", "ClarityAPI", "CacheConformance", "IntervalsCore", "IntervalsAPI", "CourierWebSocket", "CourierCLI",
+                "CourierPostgres", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

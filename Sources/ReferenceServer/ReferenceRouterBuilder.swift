@@ -14,7 +14,8 @@ import Tracing
 /// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; the intervals routes
 /// (`/api/v1/athlete/…`, `/api/v1/activity/…`) behind ``IntervalsAccessMiddleware`` and its
 /// OAuth token endpoint (`/api/oauth/token`); everything else under `/api` behind
-/// ``AccessTokenMiddleware``; and, only when ``enablesDebugRoutes`` is set, the
+/// ``AccessTokenMiddleware``; the fleet origin under `/fleet` (``FleetRoutes``, counted by
+/// ``FleetLedger``); and, only when ``enablesDebugRoutes`` is set, the
 /// diagnostic and control routes under `/debug` (otherwise those paths answer the JSON 404).
 struct ReferenceRouterBuilder: Sendable {
     let store: RadarStore
@@ -28,6 +29,8 @@ struct ReferenceRouterBuilder: Sendable {
     let clarityHealth: ClarityHealthStore
     let bodyFaults: BodyFaultInjector
     let blobs: BlobCatalog
+    /// What the fleet origin's routes saw; see ``FleetLedger``.
+    let fleet: FleetLedger
     /// Whether the `/debug` routes are mounted; see ``ReferenceServerConfiguration/enablesDebugRoutes``.
     let enablesDebugRoutes: Bool
     /// The tracer of server spans; see ``ReferenceServerConfiguration/tracer``.
@@ -64,6 +67,10 @@ struct ReferenceRouterBuilder: Sendable {
             .add(middleware: RequestDecompressionMiddleware(decodes: true))
         IntervalsRoutes(store: intervals).register(on: intervalsAPI)
         IntervalsOAuthRoutes(auth: auth, store: intervals).register(on: router)
+
+        // The fleet origin, with credentials of its own (a fixed account token, one shared OAuth
+        // credential installed by its setup route), for benchmarks of several client processes.
+        FleetRoutes(fleet: fleet).register(on: router)
 
         if enablesDebugRoutes {
             let debug = router.group("debug").add(middleware: RequestDecompressionMiddleware(decodes: true))

@@ -52,6 +52,8 @@ public final class ReferenceServer: Sendable {
     public let realtime: RealtimeHub
     /// The connections to close in the middle of the next response bodies; see ``BodyFaultInjector``.
     public let bodyFaults: BodyFaultInjector
+    /// What the fleet origin's routes under `/fleet` saw, for a benchmark or a test to read; see ``FleetLedger``.
+    public let fleet: FleetLedger
 
     private let configuration: ReferenceServerConfiguration
     private let store: RadarStore
@@ -72,6 +74,7 @@ public final class ReferenceServer: Sendable {
         self.faults = FaultInjector()
         self.realtime = RealtimeHub()
         self.bodyFaults = BodyFaultInjector()
+        self.fleet = FleetLedger()
         self.store = RadarStore(seed: configuration.seed, demoOwnerId: AccountDirectory.demoAccountId, updates: realtime.feed)
         self.auth = AuthService(
             demoEmail: configuration.demoEmail,
@@ -225,6 +228,7 @@ public final class ReferenceServer: Sendable {
             clarityHealth: clarityHealthStore,
             bodyFaults: bodyFaults,
             blobs: blobCatalog,
+            fleet: fleet,
             enablesDebugRoutes: configuration.enablesDebugRoutes,
             tracer: configuration.tracer
         ).build()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Holds the user's credential and coordinates its refreshes for every request of a client.
 ///
@@ -166,7 +167,7 @@ public actor AuthSession {
             guard generation == joined else { throw changedGeneration() }
             return try result.get()
         case .startRefresh(let credential):
-            let task = Task { [authenticator] in await Self.refresh(credential, with: authenticator) }
+            let task = Task { [authenticator, store] in await Self.refresh(credential, with: authenticator, store: store) }
             refreshTask = task
             let started = generation
             let result = await task.value
@@ -177,7 +178,8 @@ public actor AuthSession {
             case .success(let fresh):
                 state.refreshSucceeded(fresh)
                 remember(fresh)
-                try? await inOrder { [store] in try await store.save(fresh) }
+                // A coordinated store saved it already, under its lock.
+                if !(store is any CoordinatedCredentialStore) { try? await inOrder { [store] in try await store.save(fresh) } }
                 return fresh
             case .failure(let error):
                 state.refreshFailed(error.message, isFinal: error.code == .unauthorized)
@@ -186,21 +188,39 @@ public actor AuthSession {
         }
     }
 
-    /// Runs the authenticator's refresh and classifies its failure: refused (final, reported
-    /// as unauthorized) or passing (network, server), reported as it is.
-    private static func refresh(_ credential: Credential, with authenticator: any Authenticator) async -> Result<Credential, CourierError> {
-        do {
-            return .success(try await authenticator.refresh(credential))
-        } catch let error as CourierError where error.code.isTransportFailure || error.code == .serverError {
-            return .failure(error)
-        } catch {
-            var refused = CourierError(
-                code: .unauthorized,
-                message: "the credential could not be refreshed; sign in again",
-                underlying: error
-            )
-            refused.status = (error as? CourierError)?.status
-            return .failure(refused)
+    /// Runs the authenticator's refresh (through the store, when it coordinates refreshes
+    /// across processes) and classifies its failure: refused (final, reported as
+    /// unauthorized) or passing (network, server, a store that cannot be reached), reported
+    /// as it is.
+    private static func refresh(
+        _ credential: Credential, with authenticator: any Authenticator, store: any CredentialStore
+    ) async -> Result<Credential, CourierError> {
+        guard let shared = store as? any CoordinatedCredentialStore else {
+            do { return .success(try await authenticator.refresh(credential)) } catch { return .failure(classify(error)) }
         }
+        let renewal = Mutex<(any Error)?>(nil)
+        do {
+            return .success(try await shared.refresh(credential) { current in
+                do { return try await authenticator.refresh(current) } catch {
+                    renewal.withLock { $0 = error }
+                    throw error
+                }
+            })
+        } catch {
+            if let refused = renewal.withLock({ $0 }) { return .failure(classify(refused)) }
+            // The store failed, not the credential: the requests waiting on it fail, the user stays signed in.
+            return .failure(CourierError(code: .transportFailed, message: "the credential store could not coordinate the refresh", underlying: error))
+        }
+    }
+
+    private static func classify(_ error: any Error) -> CourierError {
+        if let error = error as? CourierError, error.code.isTransportFailure || error.code == .serverError { return error }
+        var refused = CourierError(
+            code: .unauthorized,
+            message: "the credential could not be refreshed; sign in again",
+            underlying: error
+        )
+        refused.status = (error as? CourierError)?.status
+        return refused
     }
 }

@@ -10,7 +10,7 @@ import HTTPTypes
 /// Only requests to the client's own origins are signed
 /// (``RequestContext/mayCarryCredentials(_:)``); one to any other origin goes out as it is.
 struct AuthStage: Middleware {
-    let session: AuthSession
+    let sessions: SessionResolver
 
     func intercept(
         _ request: HTTPRequest,
@@ -18,7 +18,9 @@ struct AuthStage: Middleware {
         context: RequestContext,
         next: Next
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.options.requiresAuth, context.mayCarryCredentials(request) else { return try await next(request, body, context) }
+        guard context.options.requiresAuth, context.mayCarryCredentials(request), let session = try await sessions.session(for: context.options) else {
+            return try await next(request, body, context)
+        }
         let authenticator = session.authenticator
         let credential = try await session.credentialForRequest()
         var signed = request

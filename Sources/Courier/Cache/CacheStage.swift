@@ -10,7 +10,7 @@ import HTTPTypes
 struct CacheStage: Middleware {
     let cache: HTTPCache
     let defaultPolicy: CachePolicy
-    let auth: AuthSession?
+    let auth: SessionResolver
     /// The client's base URL, which ``RequestOptions/invalidates`` paths are relative to.
     let base: RequestTarget.Base
 

@@ -7,9 +7,9 @@ import HTTPTypes
 /// cache stores a response under the partition of the identity that actually signed it
 /// (``storePartition(lookedUp:record:digest:)``).
 enum UserPartition {
-    static func of(_ request: HTTPRequest, context: RequestContext, auth: AuthSession?, digest: CredentialDigest) async -> String {
+    static func of(_ request: HTTPRequest, context: RequestContext, auth: SessionResolver, digest: CredentialDigest) async -> String {
         if let known = context.userPartition { return known }
-        if context.options.requiresAuth, let auth, context.mayCarryCredentials(request), let credential = try? await auth.credential {
+        if context.options.requiresAuth, !auth.isEmpty, context.mayCarryCredentials(request), let credential = await auth.credential(for: context.options) {
             return of(credential, digest: digest)
         }
         return withoutSession(request, digest: digest)

@@ -57,16 +57,17 @@ public final class APIClient: Sendable {
         self.offersCompression = configuration.acceptsCompressedResponses && transport.decodesContentEncoding
         let credentialScope = CredentialScope(baseURL: configuration.baseURL, additional: configuration.credentialOrigins)
         self.credentialScope = credentialScope
+        let sessions = SessionResolver(single: configuration.auth, accounts: configuration.accounts)
         var stages: [any Middleware] = []
         if configuration.deduplicatesRequests {
-            let dedup = DedupStage(auth: configuration.auth, digest: configuration.cache?.credentialDigest ?? .random())
+            let dedup = DedupStage(auth: sessions, digest: configuration.cache?.credentialDigest ?? .random())
             stages.append(dedup)
             self.inFlightCalls = dedup.calls
         } else {
             self.inFlightCalls = nil
         }
         if let cache = configuration.cache {
-            stages.append(CacheStage(cache: cache, defaultPolicy: configuration.cachePolicy, auth: configuration.auth, base: base))
+            stages.append(CacheStage(cache: cache, defaultPolicy: configuration.cachePolicy, auth: sessions, base: base))
         }
         var lower: [any Middleware] = [
             RetryStage(
@@ -75,8 +76,8 @@ public final class APIClient: Sendable {
                 clock: configuration.clock
             ),
         ]
-        if let quota = configuration.quota { lower.append(QuotaStage(policy: quota, clock: configuration.clock, auth: configuration.auth)) }
-        if let auth = configuration.auth { lower.append(AuthStage(session: auth)) }
+        if let quota = configuration.quota { lower.append(QuotaStage(policy: quota, clock: configuration.clock, auth: sessions)) }
+        if !sessions.isEmpty { lower.append(AuthStage(sessions: sessions)) }
         lower.append(RedirectStage(policy: configuration.redirectPolicy))
         if let connectivity = configuration.connectivity { lower.append(ConnectivityStage(monitor: connectivity, defaultWait: configuration.connectivityWait)) }
         if let compressor = configuration.requestBodyCompressor { lower.append(RequestCompressionStage(compressor: compressor)) }
@@ -88,21 +89,27 @@ public final class APIClient: Sendable {
         if let queue = configuration.offlineQueue {
             stages.append(OfflineQueueStage(
                 queue: queue, connectivity: configuration.connectivity, defaultConnectivityWait: configuration.connectivityWait,
-                auth: configuration.auth, base: base
+                auth: sessions, base: base
             ))
             // Replays go through the app's middleware (a BearerTokenMiddleware signs them as it
             // signed the live call, whose Authorization was not stored), then the stages below
             // the queue: retry, signing, redirects; and the cache's, so that a delivered write
             // invalidates what it changed.
             let invalidation = configuration.cache.map {
-                [CacheStage(cache: $0, defaultPolicy: configuration.cachePolicy, auth: configuration.auth, base: base)] as [any Middleware]
+                [CacheStage(cache: $0, defaultPolicy: configuration.cachePolicy, auth: sessions, base: base)] as [any Middleware]
             } ?? []
             let replayChain = MiddlewareChain(
                 application: configuration.middleware, stages: invalidation + lower, network: configuration.networkMiddleware, transport: transport
             )
             let connectivity = configuration.connectivity
             let auth = configuration.auth
-            let currentAccount: OfflineQueue.AccountSource = { try? await auth?.credential?.accountID }
+            let accounts = configuration.accounts
+            // With sessions per account, each write goes as its own account while that one is
+            // signed in; otherwise only the signed-in account's writes go.
+            let currentAccount: OfflineQueue.AccountSource = { owner in
+                if let accounts { return await accounts.isSignedIn(owner) }
+                return (try? await auth?.credential?.accountID) == owner
+            }
             if attachesQueue {
                 // Replays are signed only for this client's origins, as live calls are.
                 let entry = replayChain.entry
@@ -111,8 +118,13 @@ public final class APIClient: Sendable {
                     scoped.credentialScope = credentialScope
                     return try await entry(request, body, scoped)
                 }
-                let credentialChanges = auth?.credentialChanges()
-                Task { await queue.attach(sender: sender, connectivity: connectivity, account: currentAccount, credentialChanges: credentialChanges) }
+                let credentialChanges = accounts?.credentialChanges() ?? auth?.credentialChanges()
+                Task {
+                    await queue.attach(
+                        sender: sender, connectivity: connectivity, account: currentAccount, credentialChanges: credentialChanges,
+                        deliversAsOwner: accounts != nil
+                    )
+                }
             }
         }
         var application = configuration.middleware
@@ -315,7 +327,7 @@ public final class APIClient: Sendable {
         var context: RequestContext
     }
 
-    private func receive<Value>(
+    func receive<Value>(
         _ request: Request<Value>,
         decode: (Data, HTTPResponse) throws -> Value
     ) async throws -> Response<Value> {

@@ -53,6 +53,9 @@ public struct ClientConfiguration: Sendable {
     /// The signed-in user's session: signs requests and renews credentials. `nil` sends
     /// requests unsigned.
     public var auth: AuthSession?
+    /// The sessions of many accounts, for a service that signs calls for many users; a
+    /// request picks one with ``RequestOptions/account``. `nil` by default. See ``AccountSessions``.
+    public var accounts: AccountSessions?
     /// Origins besides the ``baseURL``'s that may receive the client's credentials, such as
     /// `https://uploads.example.com` for an API that hands out upload URLs on another host.
     /// Empty by default: requests to any other origin (an absolute URL, a server's "next

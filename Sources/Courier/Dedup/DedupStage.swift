@@ -12,7 +12,7 @@ import HTTPTypes
 /// failure for them). When every waiter has left, the call is cancelled.
 struct DedupStage: Middleware {
     let calls = InFlightCalls<DedupKey>()
-    let auth: AuthSession?
+    let auth: SessionResolver
     /// The client's credential digest: the cache's when it has one, so the user partition
     /// worked out here is the one the cache looks up.
     let digest: CredentialDigest
@@ -50,8 +50,8 @@ struct DedupStage: Middleware {
     /// The context with the call's user partition, worked out once for the stages below
     /// when it needs the session; without a session it is cheap to work out again, so the
     /// context is passed on as it is (no copy).
-    private static func withUserPartition(_ context: RequestContext, request: HTTPRequest, auth: AuthSession?, digest: CredentialDigest) async -> RequestContext {
-        guard context.userPartition == nil, auth != nil else { return context }
+    private static func withUserPartition(_ context: RequestContext, request: HTTPRequest, auth: SessionResolver, digest: CredentialDigest) async -> RequestContext {
+        guard context.userPartition == nil, !auth.isEmpty else { return context }
         var known = context
         known.userPartition = await UserPartition.of(request, context: context, auth: auth, digest: digest)
         return known

@@ -34,4 +34,29 @@ extension APIClient {
             return .queued(id: error.queuedRequestID ?? "")
         }
     }
+
+    /// Stores a write in the ``OfflineQueue`` without trying it first, to be delivered by the
+    /// queue at once, in order with the other writes of its account and named queue: an
+    /// outbox. With a shared storage (`CourierPostgres`'s `PostgresQueueStorage`), any
+    /// process attached to it may deliver it.
+    /// - Parameter request: The write (POST, PUT, PATCH or DELETE with a body held in memory).
+    /// - Returns: The queued write's id.
+    /// - Throws: ``CourierError/Code/invalidRequest`` when the client has no queue or the
+    ///   write cannot be stored; the storage's error when storing fails.
+    @discardableResult
+    public func enqueue<Value>(_ request: Request<Value>) async throws -> String {
+        guard configuration.offlineQueue != nil else {
+            throw CourierError(code: .invalidRequest, message: "the client has no offline queue (ClientConfiguration.offlineQueue)")
+        }
+        var request = request
+        request.options.isQueueable = true
+        request.options.queuesFirst = true
+        let notStored = CourierError(code: .invalidRequest, message: "the write could not be stored in the queue (a GET, a streamed body, or a secret in its query); it was sent instead")
+        do {
+            _ = try await receive(request) { _, _ in throw notStored }
+        } catch let error as CourierError where error.code == .queued {
+            return error.queuedRequestID ?? ""
+        }
+        throw notStored
+    }
 }

@@ -38,7 +38,7 @@ extension OfflineQueue {
         var answer = Data()
         var failure: CourierError?
         do {
-            let (response, body) = try await sender(try Self.httpRequest(for: call), HTTPBody(call.body), Self.context(for: call))
+            let (response, body) = try await sender(try Self.httpRequest(for: call), HTTPBody(call.body), context(for: call))
             answer = await body?.prefix(upTo: 64 << 10) ?? Data()
             outcome = .answered(status: response.status.code)
         } catch let error as CourierError {

@@ -13,7 +13,7 @@ extension OfflineQueue {
         var answerType: String?
         var failure: CourierError?
         do {
-            let (response, body) = try await sender(try Self.httpRequest(for: item), HTTPBody(item.body), Self.context(for: item))
+            let (response, body) = try await sender(try Self.httpRequest(for: item), HTTPBody(item.body), context(for: item))
             answer = await body?.prefix(upTo: 64 << 10) ?? Data()
             answerType = response.headerFields[.contentType]
             outcome = .answered(status: response.status.code)

@@ -16,10 +16,12 @@ extension OfflineQueue {
         return HTTPRequest(method: HTTPRequest.Method(item.method) ?? .post, scheme: scheme, authority: authority, path: path, headerFields: fields)
     }
 
-    /// The context a replay runs under: the write's invalidations and personal-data flag, a 60 s timeout.
-    static func context(for item: QueuedRequest) -> RequestContext {
+    /// The context a replay runs under: the write's invalidations and personal-data flag, a
+    /// 60 s timeout, and, in a client that signs for many accounts, the write's account.
+    func context(for item: QueuedRequest) -> RequestContext {
         var options = RequestOptions(timeout: .seconds(60), invalidates: item.invalidates)
         options.bodyIsPersonalData = item.bodyIsPersonalData
+        if deliversAsOwner { options.account = item.account }
         return RequestContext(endpoint: "offline.replay", options: options)
     }
 

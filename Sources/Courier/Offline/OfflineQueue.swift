@@ -69,8 +69,8 @@ public actor OfflineQueue {
         case drop
     }
 
-    /// Reads the account signed in now, for deciding whose writes may be delivered.
-    typealias AccountSource = @Sendable () async -> String?
+    /// Says whether the writes of an account may be delivered now (whether it is signed in).
+    typealias AccountSource = @Sendable (String) async -> Bool
 
     /// The queue name used when a request names none.
     public static let defaultQueueName = "default"
@@ -93,7 +93,11 @@ public actor OfflineQueue {
 
     nonisolated let observers = EventBroadcast<QueueEvent>()
     private var sender: Sender?
-    private var currentAccount: AccountSource?
+    private var mayDeliverAs: AccountSource?
+    /// Whether replays name their write's account (``RequestOptions/account``): the client
+    /// signs for many accounts (``AccountSessions``).
+    var deliversAsOwner = false
+    private var sharedWatch: Task<Void, Never>?
     var connectivity: ConnectivityMonitor?
     private var isReplaying = false
     var replayRequested = false
@@ -159,6 +163,7 @@ public actor OfflineQueue {
         wakeup?.cancel()
         connectivityWatch?.cancel()
         credentialWatch?.cancel()
+        sharedWatch?.cancel()
     }
 
     // MARK: - The app's view
@@ -226,11 +231,20 @@ public actor OfflineQueue {
     /// and follows connectivity.
     func attach(
         sender: @escaping Sender, connectivity: ConnectivityMonitor?, account: AccountSource? = nil,
-        credentialChanges: AsyncStream<Void>? = nil
+        credentialChanges: AsyncStream<Void>? = nil, deliversAsOwner: Bool = false
     ) async {
         self.sender = sender
-        self.currentAccount = account
+        self.mayDeliverAs = account
+        self.deliversAsOwner = deliversAsOwner
         self.connectivity = connectivity
+        sharedWatch?.cancel()
+        if let shared = storage as? any SharedQueueStorage {
+            // Another process queued a write or gave writes back: deliver without polling.
+            let changes = shared.changes()
+            sharedWatch = Task { [weak self] in
+                for await _ in changes { await self?.run(force: false) }
+            }
+        }
         credentialWatch?.cancel()
         if let credentialChanges {
             credentialWatch = Task { [weak self] in
@@ -307,15 +321,23 @@ public actor OfflineQueue {
     }
 
     /// Stores a write; it is durable when this returns.
-    func enqueue(_ item: QueuedRequest) async throws {
+    /// - Parameters:
+    ///   - item: The write.
+    ///   - dueNow: Whether it is delivered at once (a write sent to the outbox before any
+    ///     attempt) rather than after the backoff of a first failed attempt.
+    func enqueue(_ item: QueuedRequest, dueNow: Bool = false) async throws {
         var item = item
         var generator = SystemRandomNumberGenerator()
-        item.nextAttemptAt = item.createdAt.addingTimeInterval(backoff.delay(afterFailedAttempts: 1, using: &generator).timeInterval)
+        item.nextAttemptAt = dueNow ? item.createdAt : item.createdAt.addingTimeInterval(backoff.delay(afterFailedAttempts: 1, using: &generator).timeInterval)
         pendingGeneration &+= 1
         try await storage.append(item)
         pendingIndex?[item.url, default: []].append(PendingEntry(item))
         observers.publish(.queued(id: item.id))
-        scheduleWakeup(at: item.nextAttemptAt)
+        if dueNow, sender != nil {
+            Task { await self.run(force: false) }
+        } else {
+            scheduleWakeup(at: item.nextAttemptAt)
+        }
     }
 
     // MARK: - Delivery
@@ -368,52 +390,122 @@ public actor OfflineQueue {
     }
 
     private func deliverDue(ignoringBackoff: Bool) async {
-        guard !isWaitingForSignIn, let sender, let stored = try? await storage.items() else { return }
-        let removed = Set(delivered)
-        let items = stored.filter { !removed.contains($0.id) }
+        guard !isWaitingForSignIn, sender != nil else { return }
         if let connectivity, !connectivity.status.isReachable { return }
-        let account = await currentAccount?()
+        if let shared = storage as? any SharedQueueStorage {
+            await deliverClaimed(from: shared, ignoringBackoff: ignoringBackoff)
+            return
+        }
+        guard let stored = try? await storage.items() else { return }
+        let removed = Set(delivered)
+        _ = await deliver(stored.filter { !removed.contains($0.id) }, ignoringBackoff: ignoringBackoff)
+    }
+
+    /// Delivers from a storage other processes deliver from too: claims groups of writes,
+    /// delivers them, gives them back, and claims again until a pass delivers nothing. A group
+    /// held back in a round (a write that failed, an account not signed in) is not claimed
+    /// again in it, so a failing write is tried once per round.
+    private func deliverClaimed(from shared: any SharedQueueStorage, ignoringBackoff: Bool) async {
+        var heldBack = Set<String>()
+        while !Task.isCancelled, !isWaitingForSignIn {
+            guard let claimed = try? await shared.claim(now: clock.date, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),
+                  !claimed.isEmpty else { return }
+            let removed = Set(delivered)
+            let (progress, held) = await deliver(claimed.filter { !removed.contains($0.id) }, ignoringBackoff: ignoringBackoff, renewing: shared)
+            heldBack.formUnion(held)
+            await flushDelivered()
+            // Given back even when removing failed: the writes stay pending, and are delivered
+            // again with their keys (the server answers a repeat as it answered the first).
+            try? await shared.releaseClaims()
+            if progress == 0 { return }
+        }
+    }
+
+    /// The most writes claimed at a time from a shared storage.
+    static let claimLimit = 100
+
+    /// Delivers the pending writes among `items` (in order), holding back each named queue
+    /// at its first write that cannot go. Returns how many went (delivered or dead-lettered),
+    /// and what was held back.
+    @discardableResult
+    private func deliver(
+        _ items: [QueuedRequest], ignoringBackoff: Bool, renewing shared: (any SharedQueueStorage)? = nil
+    ) async -> (progress: Int, heldBack: Set<String>) {
+        guard let sender else { return (0, []) }
+        var mayDeliver: [String: Bool] = [:]
         var heldBack = Set<String>()
         var batched = Set<String>()
-        for item in items where item.state == .pending && !heldBack.contains(item.queue) && !batched.contains(item.id) {
-            if let owner = item.account, owner != account {
-                // Never signed as another user: kept for its account, or dropped by policy.
-                if otherAccountWrites == .drop, (try? await storage.remove(id: item.id)) != nil {
-                    forget(item)
-                    observers.publish(.dropped(id: item.id, reason: "made by another account, which is not signed in"))
+        var progress = 0
+        var renewedAt = clock.date
+        for item in items where item.state == .pending && !heldBack.contains(heldBackKey(item)) && !batched.contains(item.id) {
+            if let owner = item.account {
+                let allowed: Bool
+                if let known = mayDeliver[owner] { allowed = known } else {
+                    allowed = await mayDeliverAs?(owner) ?? false
+                    mayDeliver[owner] = allowed
+                }
+                if !allowed {
+                    // Never signed as another user: kept for its account, or dropped by policy.
+                    if otherAccountWrites == .drop, (try? await storage.remove(id: item.id)) != nil {
+                        forget(item)
+                        observers.publish(.dropped(id: item.id, reason: "made by another account, which is not signed in"))
+                        continue
+                    }
+                    heldBack.insert(heldBackKey(item))
                     continue
                 }
-                heldBack.insert(item.queue)
-                continue
             }
             if !ignoringBackoff && item.nextAttemptAt > clock.date {
-                heldBack.insert(item.queue)
+                heldBack.insert(heldBackKey(item))
                 continue
             }
-            if Task.isCancelled { return }
+            if Task.isCancelled { return (progress, heldBack) }
+            if let shared, clock.date.timeIntervalSince(renewedAt) > shared.lease.timeInterval / 3 {
+                try? await shared.renewClaims(now: clock.date)
+                renewedAt = clock.date
+            }
             let batch = batch(startingWith: item, in: items, ignoringBackoff: ignoringBackoff)
+            let went: Bool
             if batch.writes.count > 1 {
                 batched.formUnion(batch.writes.map(\.id))
-                guard await deliver(batch, with: sender) else {
-                    if isWaitingForSignIn { return }
-                    heldBack.insert(item.queue)
-                    continue
-                }
-                continue
+                went = await deliver(batch, with: sender)
+                if went { progress += batch.writes.count }
+            } else {
+                went = await deliver(item, with: sender)
+                if went { progress += 1 }
             }
-            guard await deliver(item, with: sender) else {
+            guard went else {
                 // Without a credential no write can go: the round ends for every queue.
-                if isWaitingForSignIn { return }
-                heldBack.insert(item.queue)
+                if isWaitingForSignIn { return (progress, heldBack) }
+                heldBack.insert(heldBackKey(item))
                 continue
             }
         }
+        return (progress, heldBack)
+    }
+
+    /// What a write that cannot go holds back: the rest of its named queue; in a shared
+    /// storage, which keeps order per account, the rest of its account's writes in it.
+    private func heldBackKey(_ item: QueuedRequest) -> String {
+        storage is any SharedQueueStorage ? item.queue + "\u{1F}" + (item.account ?? "") : item.queue
     }
 
     /// Sets the timer for the next item due, when deliveries can happen; while offline (or
     /// before the queue is attached) connectivity and ``attach(sender:connectivity:)`` wake it.
     private func scheduleNextWakeup() async {
         guard sender != nil, !isWaitingForSignIn, connectivity?.status.isReachable ?? true else { return }
+        if let shared = storage as? any SharedQueueStorage {
+            wakeupAt = nil
+            // At least a second away: a write that cannot go now (its account is not signed in)
+            // is looked at again once a second, not in a loop. A storage that cannot answer (a
+            // database restarting) is asked again in a second too.
+            do {
+                if let next = try await shared.nextDelivery() { scheduleWakeup(at: max(next, clock.date.addingTimeInterval(1))) }
+            } catch {
+                scheduleWakeup(at: clock.date.addingTimeInterval(1))
+            }
+            return
+        }
         guard let stored = try? await storage.items() else { return }
         let removed = Set(delivered)
         let items = stored.filter { !removed.contains($0.id) }

@@ -14,7 +14,7 @@ struct OfflineQueueStage: Middleware {
     /// The wait for requests that set none (``ClientConfiguration/connectivityWait``).
     let defaultConnectivityWait: Duration?
     /// The session whose account a queued write belongs to.
-    let auth: AuthSession?
+    let auth: SessionResolver
     /// The client's base URL, which ``RequestOptions/invalidates`` paths are relative to.
     let base: RequestTarget.Base
 
@@ -58,6 +58,10 @@ struct OfflineQueueStage: Middleware {
             // Behind the waiting write, in its named queue, so that it is delivered after it.
             throw try await enqueue(request, body: storedBody, context: context, queueName: queueAhead, because: nil)
         }
+        if context.options.queuesFirst {
+            // An outbox write: stored first, delivered by the queue (by any process sharing it).
+            throw try await enqueue(request, body: storedBody, context: context, queueName: nil, because: nil, dueNow: true)
+        }
 
         if let connectivity, !connectivity.status.isReachable, (context.options.connectivityWait ?? defaultConnectivityWait) == nil {
             throw try await enqueue(request, body: storedBody, context: context, queueName: nil, because: nil)
@@ -73,12 +77,12 @@ struct OfflineQueueStage: Middleware {
     private func queuesAhead(of request: HTTPRequest, context: RequestContext) async -> [String] {
         let waiting = await queue.pendingWrites(to: CacheStage.url(of: request))
         guard !waiting.isEmpty else { return [] }
-        let account = context.options.requiresAuth ? try? await auth?.credential?.accountID : nil
+        let account = context.options.requiresAuth ? await auth.credential(for: context.options)?.accountID : nil
         return waiting.filter { $0.account == nil || $0.account == account }.map(\.queue)
     }
 
     private func enqueue(
-        _ request: HTTPRequest, body: Data, context: RequestContext, queueName: String?, because failure: CourierError?
+        _ request: HTTPRequest, body: Data, context: RequestContext, queueName: String?, because failure: CourierError?, dueNow: Bool = false
     ) async throws -> CourierError {
         let item = QueuedRequest(
             queue: queueName ?? context.options.queueName ?? OfflineQueue.defaultQueueName,
@@ -90,16 +94,16 @@ struct OfflineQueueStage: Middleware {
             body: body,
             idempotencyKey: request.headerFields[.idempotencyKey] ?? UUID().uuidString,
             createdAt: queue.clock.date,
-            account: context.options.requiresAuth ? try? await auth?.credential?.accountID : nil,
+            account: context.options.requiresAuth ? await auth.credential(for: context.options)?.accountID ?? context.options.account : nil,
             invalidates: context.options.invalidates.compactMap { path in
                 (try? RequestTarget.make(base: base, path: path, query: [])).map { "\($0.scheme)://\($0.authority)\($0.pathAndQuery)" }
             },
             bodyIsPersonalData: context.options.bodyIsPersonalData
         )
-        try await queue.enqueue(item)
+        try await queue.enqueue(item, dueNow: dueNow)
         context.record.note(.queued(id: item.id))
         let reason = failure.map { "the server could not be reached (\($0.code))" }
-            ?? (queueName != nil ? "a write to the same URL is waiting to be delivered" : "the device is offline")
+            ?? (dueNow ? "the write was sent to the outbox" : queueName != nil ? "a write to the same URL is waiting to be delivered" : "the device is offline")
         var queued = CourierError(code: .queued, message: "\(reason); the write was queued as \(item.id)", underlying: failure)
         queued.queuedRequestID = item.id
         return queued

@@ -16,9 +16,9 @@ public import Foundation
 /// case .wait(let until): wait(until)
 /// }
 /// ```
-public struct QuotaLedger: Sendable, Hashable {
+public struct QuotaLedger: Sendable, Hashable, Codable {
     /// What a call may do now.
-    public enum Decision: Sendable, Hashable {
+    public enum Decision: Sendable, Hashable, Codable {
         /// It may go; it has been counted.
         case admitted
         /// It may go at this moment, not before; nothing was counted.

@@ -8,7 +8,7 @@ import HTTPTypes
 struct QuotaStage: Middleware {
     let policy: QuotaPolicy
     let clock: any CourierClock
-    let auth: AuthSession?
+    let auth: SessionResolver
 
     /// The endpoint name of the offline queue's deliveries, which always wait.
     static let replayEndpoint = "offline.replay"
@@ -18,7 +18,7 @@ struct QuotaStage: Middleware {
             return try await next(request, body, context)
         }
         var key = rule.name
-        if rule.perAccount, let account = try? await auth?.credential?.accountID { key += "|" + account }
+        if rule.perAccount, let account = await auth.credential(for: context.options)?.accountID ?? context.options.account { key += "|" + account }
         let waits = policy.whenExhausted == .wait || context.endpoint == Self.replayEndpoint
         while case .wait(let until) = try await policy.store.admit(key: key, windows: rule.windows, at: clock.date) {
             let wait = Duration.clampedSeconds(max(0, until.timeIntervalSince(clock.date)))

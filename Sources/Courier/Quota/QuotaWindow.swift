@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let strava = [QuotaWindow(limit: 100, length: .seconds(15 * 60)), QuotaWindow(limit: 1_000, length: .seconds(86_400))]
 /// ```
-public struct QuotaWindow: Sendable, Hashable {
+public struct QuotaWindow: Sendable, Hashable, Codable {
     /// The most calls in the window.
     public var limit: Int
     /// The window's length.

@@ -57,6 +57,17 @@ public struct RequestOptions: Sendable, Hashable {
     /// ``ClientConfiguration/maxDecompressionRatio``.
     public var maxDecompressionRatio: Int?
 
+    /// The account the request is made as, in a client that signs for many
+    /// (``ClientConfiguration/accounts``): its credential signs it, its cache partition and
+    /// per-account quotas hold it, and a queued write is delivered later as that account.
+    /// `nil` (the default) uses the client's single ``ClientConfiguration/auth`` session.
+    public var account: String?
+
+    /// Whether the write goes to the ``OfflineQueue`` before any attempt, to be delivered by
+    /// the queue at once (an outbox: with a `SharedQueueStorage`, by whichever process claims
+    /// it). Set by ``APIClient/enqueue(_:)``; `false` by default.
+    public var queuesFirst: Bool = false
+
     /// The decompression ratio limit when neither the request nor the client sets one.
     public static let defaultMaxDecompressionRatio = 100
 

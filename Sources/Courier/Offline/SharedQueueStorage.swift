@@ -1,0 +1,46 @@
+public import Foundation
+
+/// A ``QueueStorage`` that several processes deliver from at once: an outbox.
+///
+/// Each process's ``OfflineQueue`` claims writes before delivering them, so no write goes out
+/// from two processes, and a claim is a lease: a process that dies gives its writes back when
+/// the lease ends. Writes are claimed by *group*: the writes of one account in one named queue
+/// (``QueuedRequest/queue`` and ``QueuedRequest/account``) are claimed together, so they are
+/// delivered in order whichever process delivers them. `CourierPostgres`'s
+/// `PostgresQueueStorage` is one.
+public protocol SharedQueueStorage: QueueStorage {
+    /// Claims pending writes for this process, whole groups at a time, oldest group first, and
+    /// returns them in order; a group another process holds under a lease that has not ended
+    /// is left alone.
+    /// - Parameters:
+    ///   - now: The current date: leases end `lease` after it.
+    ///   - ignoringBackoff: Whether a group whose first write is still in its backoff may be claimed.
+    ///   - excluding: Groups (``groupKey(of:)``) not to claim: those this round already tried.
+    ///   - limit: The most writes to return.
+    func claim(now: Date, ignoringBackoff: Bool, excluding: Set<String>, limit: Int) async throws -> [QueuedRequest]
+
+    /// Extends this process's leases to `lease` after `now`.
+    func renewClaims(now: Date) async throws
+
+    /// Gives back every group this process holds.
+    func releaseClaims() async throws
+
+    /// The earliest moment a pending write another round could deliver becomes due: its next
+    /// attempt, or, in a group another process holds, the end of that lease. `nil` when
+    /// nothing is pending.
+    func nextDelivery() async throws -> Date?
+
+    /// Yields when any process appends a write or gives writes back, so that idle processes
+    /// start delivering without polling.
+    func changes() -> AsyncStream<Void>
+
+    /// How long a claim lasts without renewal.
+    var lease: Duration { get }
+}
+
+extension SharedQueueStorage {
+    /// The group a write is claimed with: its named queue and its account.
+    public static func groupKey(of item: QueuedRequest) -> String {
+        item.queue + "\u{1F}" + (item.account ?? "")
+    }
+}

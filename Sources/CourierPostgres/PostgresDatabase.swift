@@ -1,0 +1,181 @@
+public import Logging
+import Foundation
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// The PostgreSQL database a fleet of processes shares Courier's state through: the outbox
+/// (``PostgresQueueStorage``), the HTTP cache (``PostgresCacheStorage``), credentials
+/// (``PostgresCredentialStore``) and quota windows (``PostgresQuotaStore``).
+///
+/// ```swift
+/// let database = try await PostgresDatabase.connect(url: "postgres://courier:secret@db.internal/courier")
+/// defer { Task { await database.shutdown() } }
+/// let outbox = PostgresQueueStorage(database: database)
+/// ```
+///
+/// ``connect(url:createsSchema:maximumConnections:logger:)`` checks the URL, the server and
+/// the credentials at once, each failure a ``PostgresStoreError`` that names it, then brings
+/// Courier's tables to this version: migrations are numbered and run once, under a lock,
+/// however many processes start together. Tables made by a newer Courier are refused.
+///
+/// `Sendable`: a `final class` whose stored properties are immutable and `Sendable`; the pool's
+/// run task and the shut-down flag sit behind a `Mutex`.
+public final class PostgresDatabase: Sendable {
+    /// The schema version this Courier writes and reads.
+    public static let schemaVersion = PostgresSchema.migrations.count
+
+    let client: PostgresClient
+    let url: PostgresDatabaseURL
+    let logger: Logger
+    private let runner: Mutex<Task<Void, Never>?>
+    private let isShutDown = Mutex(false)
+    /// Background work of the stores (change feeds), cancelled at shutdown.
+    private let adopted = Mutex<[Task<Void, Never>]>([])
+
+    private init(client: PostgresClient, url: PostgresDatabaseURL, logger: Logger) {
+        self.client = client
+        self.url = url
+        self.logger = logger
+        self.runner = Mutex(Task { await client.run() })
+    }
+
+    /// Connects to a database and makes sure Courier's tables are there, at this version.
+    /// - Parameters:
+    ///   - url: `postgres://user:password@host:port/database` (`?sslmode=disable|prefer|require`,
+    ///     or `?host=/socket/folder` for a Unix socket).
+    ///   - createsSchema: Whether to create or upgrade the tables (`true`); with `false` a
+    ///     database without them fails with ``PostgresStoreError/Code/schemaMissing``.
+    ///   - maximumConnections: The most connections the pool opens (20).
+    ///   - logger: Where the pool logs; nothing by default.
+    /// - Throws: ``PostgresStoreError``: ``PostgresStoreError/Code/invalidURL``,
+    ///   ``PostgresStoreError/Code/unreachable``, ``PostgresStoreError/Code/authenticationFailed``,
+    ///   ``PostgresStoreError/Code/databaseMissing``, ``PostgresStoreError/Code/schemaMissing``
+    ///   or ``PostgresStoreError/Code/schemaTooNew``.
+    public static func connect(
+        url text: String,
+        createsSchema: Bool = true,
+        maximumConnections: Int = 20,
+        logger: Logger = Logger(label: "courier.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> PostgresDatabase {
+        let url = try PostgresDatabaseURL(text)
+        let connection = try await openConnection(url, logger: logger)
+        do {
+            try await PostgresSchema.migrate(on: connection, creating: createsSchema, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+        let client = PostgresClient(configuration: url.clientConfiguration(maximumConnections: max(2, maximumConnections)), backgroundLogger: logger)
+        return PostgresDatabase(client: client, url: url, logger: logger)
+    }
+
+    /// Closes the pool. Stores made on this database fail with
+    /// ``PostgresStoreError/Code/shutDown`` from then on.
+    public func shutdown() async {
+        let task = runner.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        isShutDown.withLock { $0 = true }
+        let background = adopted.withLock { tasks in
+            defer { tasks = [] }
+            return tasks
+        }
+        for work in background { work.cancel() }
+        for work in background { await work.value }
+        task?.cancel()
+        await task?.value
+    }
+
+    /// Keeps a store's background task, to cancel it at shutdown.
+    func adopt(_ task: Task<Void, Never>) {
+        let stopped = isShutDown.withLock { stopped in
+            if !stopped { adopted.withLock { $0.append(task) } }
+            return stopped
+        }
+        if stopped { task.cancel() }
+    }
+
+    /// Opens one connection of its own (not the pool's), with the URL's failures named.
+    static func openConnection(_ url: PostgresDatabaseURL, logger: Logger) async throws -> PostgresConnection {
+        do {
+            return try await PostgresConnection.connect(configuration: try url.connectionConfiguration(), id: 0, logger: logger)
+        } catch {
+            throw PostgresStoreError.connecting(to: url, error)
+        }
+    }
+
+    /// Opens one connection of its own, for `LISTEN`.
+    func openConnection() async throws -> PostgresConnection {
+        try await Self.openConnection(url, logger: logger)
+    }
+
+    /// Runs `body` on a pooled connection, its failures as ``PostgresStoreError``.
+    @discardableResult
+    func withConnection<Result: Sendable>(
+        _ doing: String, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        guard !isShutDown.withLock({ $0 }) else { throw PostgresStoreError(code: .shutDown, message: "the database was shut down; \(doing) failed") }
+        do {
+            return try await client.withConnection { try await body($0) }
+        } catch let error as PostgresStoreError {
+            throw error
+        } catch {
+            throw PostgresStoreError.query(doing, error)
+        }
+    }
+
+    /// Runs `body` in a transaction on a pooled connection, its failures as ``PostgresStoreError``.
+    @discardableResult
+    func withTransaction<Result: Sendable>(
+        _ doing: String, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        guard !isShutDown.withLock({ $0 }) else { throw PostgresStoreError(code: .shutDown, message: "the database was shut down; \(doing) failed") }
+        do {
+            return try await client.withTransaction(logger: logger) { try await body($0) }
+        } catch let error as PostgresTransactionError {
+            if let closure = error.closureError as? PostgresStoreError { throw closure }
+            throw PostgresStoreError.query(doing, error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? error)
+        } catch let error as PostgresStoreError {
+            throw error
+        } catch {
+            throw PostgresStoreError.query(doing, error)
+        }
+    }
+}
+
+extension PostgresStoreError {
+    /// A failure to open a connection, named: unreachable, refused credentials, no such database.
+    static func connecting(to url: PostgresDatabaseURL, _ error: any Error) -> PostgresStoreError {
+        if let error = error as? PostgresStoreError { return error }
+        let place = url.socketPath.map { "the socket \($0)" } ?? "\(url.host ?? "localhost"):\(url.port)"
+        guard let psql = error as? PSQLError else {
+            return PostgresStoreError(code: .unreachable, message: "no PostgreSQL server answers at \(place): \(type(of: error))")
+        }
+        let state = psql.serverInfo?[.sqlState]
+        switch (psql.code, state) {
+        case (.server, "28P01"), (.server, "28000"), (.authMechanismRequiresPassword, _), (.saslError, _), (.unsupportedAuthMechanism, _):
+            return PostgresStoreError(code: .authenticationFailed, message: "the server at \(place) refused the user \(url.user) or its password", sqlState: state)
+        case (.server, "3D000"):
+            return PostgresStoreError(code: .databaseMissing, message: "the server at \(place) has no database \(url.database ?? url.user)", sqlState: state)
+        case (.server, _):
+            return PostgresStoreError(code: .unreachable, message: "the server at \(place) refused the connection: \(psql.serverInfo?[.message] ?? "no reason given")", sqlState: state)
+        default:
+            return PostgresStoreError(code: .unreachable, message: "no PostgreSQL server answers at \(place) (\(psql.code))")
+        }
+    }
+
+    /// A failed query, with what was being done and the server's own words (never a value).
+    static func query(_ doing: String, _ error: any Error) -> PostgresStoreError {
+        if let error = error as? PostgresStoreError { return error }
+        if let psql = error as? PSQLError {
+            let state = psql.serverInfo?[.sqlState]
+            let detail = psql.serverInfo?[.message] ?? "\(psql.code)"
+            return PostgresStoreError(code: .queryFailed, message: "\(doing) failed: \(detail)", sqlState: state)
+        }
+        return PostgresStoreError(code: .queryFailed, message: "\(doing) failed: \(type(of: error))")
+    }
+}

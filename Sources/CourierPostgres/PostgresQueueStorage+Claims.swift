@@ -1,0 +1,93 @@
+public import Courier
+public import Foundation
+import PostgresNIO
+
+/// How processes share the outbox's writes: claims, leases and the next delivery.
+extension PostgresQueueStorage {
+    /// The most groups claimed at once.
+    static let groupsPerClaim = 4
+
+    /// Claims pending writes, whole groups at a time, oldest group first, skipping groups
+    /// another process holds under a lease that has not ended (and rows another claim is
+    /// taking this instant: `FOR UPDATE SKIP LOCKED`).
+    public func claim(now: Date, ignoringBackoff: Bool, excluding: Set<String>, limit: Int) async throws -> [QueuedRequest] {
+        let until = now.addingTimeInterval(lease.timeInterval)
+        let excluded = Array(excluding)
+        let rows = try await database.withTransaction("claiming queued writes") { connection in
+            let claimed = try await connection.query("""
+                WITH heads AS (
+                    SELECT DISTINCT ON (group_key) group_key, seq, next_attempt_at, row_version
+                    FROM courier_outbox WHERE store = \(name) AND state = 'pending'
+                    ORDER BY group_key, seq
+                ), candidates AS (
+                    SELECT g.group_key FROM courier_outbox_groups g JOIN heads h ON h.group_key = g.group_key
+                    WHERE g.store = \(name)
+                      AND (g.leased_until IS NULL OR g.leased_until < \(now) OR g.leased_by = \(worker))
+                      AND h.row_version <= \(PostgresSchema.rowVersion)
+                      AND (\(ignoringBackoff) OR h.next_attempt_at <= \(now))
+                      AND NOT (g.group_key = ANY(\(excluded)))
+                    ORDER BY h.seq
+                    LIMIT \(Self.groupsPerClaim)
+                    FOR UPDATE OF g SKIP LOCKED
+                )
+                UPDATE courier_outbox_groups SET leased_by = \(worker), leased_until = \(until)
+                WHERE store = \(name) AND group_key IN (SELECT group_key FROM candidates)
+                RETURNING group_key
+                """, logger: database.logger).collect().map { try $0.decode(String.self) }
+            guard !claimed.isEmpty else { return [PostgresRow]() }
+            return try await connection.query("""
+                SELECT group_key, row_version, item FROM courier_outbox
+                WHERE store = \(name) AND state = 'pending' AND group_key = ANY(\(claimed))
+                ORDER BY seq LIMIT \(max(1, limit))
+                """, logger: database.logger).collect()
+        }
+        var items: [QueuedRequest] = []
+        var stopped = Set<String>()
+        for row in rows {
+            let (group, version, stored) = try row.decode((String, Int, Data).self)
+            // A newer Courier's row holds back the rest of its group: delivering past it would break the order.
+            if stopped.contains(group) || version > PostgresSchema.rowVersion {
+                stopped.insert(group)
+                continue
+            }
+            items.append(try sealing.open(QueuedRequest.self, from: stored, rowVersion: version, table: Self.table))
+        }
+        return items
+    }
+
+    /// Extends this process's leases to `lease` after `now`.
+    public func renewClaims(now: Date) async throws {
+        let until = now.addingTimeInterval(lease.timeInterval)
+        try await database.withConnection("renewing the outbox's claims") { connection in
+            try await connection.query("""
+                UPDATE courier_outbox_groups SET leased_until = \(until) WHERE store = \(name) AND leased_by = \(worker)
+                """, logger: database.logger)
+        }
+    }
+
+    /// Gives back every group this process holds.
+    public func releaseClaims() async throws {
+        try await database.withConnection("giving back the outbox's claims") { connection in
+            try await connection.query("""
+                UPDATE courier_outbox_groups SET leased_by = NULL, leased_until = NULL WHERE store = \(name) AND leased_by = \(worker)
+                """, logger: database.logger)
+        }
+    }
+
+    /// The earliest moment a pending write becomes deliverable by this process: its group's
+    /// first write's next attempt or, for a group another process holds, the end of its lease.
+    public func nextDelivery() async throws -> Date? {
+        try await database.withConnection("reading the outbox's next delivery") { connection in
+            try await connection.query("""
+                WITH heads AS (
+                    SELECT DISTINCT ON (group_key) group_key, next_attempt_at
+                    FROM courier_outbox WHERE store = \(name) AND state = 'pending' AND row_version <= \(PostgresSchema.rowVersion)
+                    ORDER BY group_key, seq
+                )
+                SELECT min(CASE WHEN g.leased_by IS NOT NULL AND g.leased_by <> \(worker) AND g.leased_until > h.next_attempt_at
+                                THEN g.leased_until ELSE h.next_attempt_at END)
+                FROM heads h JOIN courier_outbox_groups g ON g.store = \(name) AND g.group_key = h.group_key
+                """, logger: database.logger).collect().first?.decode(Date?.self)
+        }
+    }
+}
