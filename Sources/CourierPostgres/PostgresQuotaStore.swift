@@ -41,6 +41,11 @@ public final class PostgresQuotaStore: QuotaStore {
         try await change(key: key, windows: windows, doing: "correcting a quota") { ledger in ledger.correct(with: announcement, at: now) }
     }
 
+    /// Counts a call admitted at `admittedAt` as made at `endedAt`, atomically across processes.
+    public func settle(key: String, admittedAt: Date, endedAt: Date) async throws {
+        try await change(key: key, windows: [], doing: "settling a quota call") { ledger in ledger.settle(admittedAt: admittedAt, at: endedAt) }
+    }
+
     /// The ledger under `key`, if there is one.
     public func ledger(key: String) async throws -> QuotaLedger? {
         try await database.withConnection("reading a quota") { connection in

@@ -23,6 +23,20 @@ struct QuotaTests {
         #expect(ledger.admit(at: Self.at(10.5)) == .wait(until: Self.at(11)))
     }
 
+    @Test func aCallThatWaitedAfterItsAdmissionHoldsItsPlaceUntilItEnded() {
+        var ledger = QuotaLedger(windows: [QuotaWindow(limit: 2, length: .seconds(10))])
+        #expect(ledger.admit(at: Self.at(0)) == .admitted)
+        #expect(ledger.admit(at: Self.at(0)) == .admitted)
+        // The first call waited for a connection and was answered at 4 s: the server may
+        // have seen it as late as that, so its place frees at 14 s, not 10 s.
+        ledger.settle(admittedAt: Self.at(0), at: Self.at(4))
+        #expect(ledger.admit(at: Self.at(5)) == .wait(until: Self.at(10)))
+        #expect(ledger.admit(at: Self.at(10)) == .admitted)
+        #expect(ledger.admit(at: Self.at(11)) == .wait(until: Self.at(14)))
+        ledger.settle(admittedAt: Self.at(20), at: Self.at(19))
+        #expect(ledger.used(at: Self.at(11)) == [2], "a settlement that names no admitted call changes nothing")
+    }
+
     @Test func theStrictestWindowDecides() {
         var ledger = QuotaLedger(windows: [QuotaWindow(limit: 2, length: .seconds(1)), QuotaWindow(limit: 3, length: .seconds(60))])
         #expect(ledger.admit(at: Self.at(0)) == .admitted)

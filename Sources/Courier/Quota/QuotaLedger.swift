@@ -88,6 +88,25 @@ public struct QuotaLedger: Sendable, Hashable, Codable {
     }
 
     /// Drops the calls no window counts any more, and a hold that has passed.
+    /// Counts a call admitted at `admittedAt` as made when it ended, `at`: the server saw it
+    /// somewhere between the two (after waiting for a connection, say), so its place in every
+    /// window is held until `at` plus the window's length. This keeps the server's own count,
+    /// over any stretch of a window's length, within the limit however long calls wait after
+    /// their admission.
+    /// - Parameters:
+    ///   - admittedAt: The date the call was admitted at (as given to ``admit(at:)``).
+    ///   - at: When its answer (or failure) came.
+    public mutating func settle(admittedAt: Date, at: Date) {
+        guard at > admittedAt else { return }
+        for index in windows.indices {
+            // Within a millisecond: a store may keep dates to the millisecond.
+            guard let position = admitted[index].firstIndex(where: { abs($0.timeIntervalSince(admittedAt)) < 0.001 }) else { continue }
+            admitted[index].remove(at: position)
+            let insertion = admitted[index].firstIndex { $0 > at } ?? admitted[index].endIndex
+            admitted[index].insert(at, at: insertion)
+        }
+    }
+
     private mutating func forget(before now: Date) {
         for index in windows.indices {
             let start = now.addingTimeInterval(-windows[index].seconds)

@@ -20,7 +20,8 @@ struct QuotaStage: Middleware {
         var key = rule.name
         if rule.perAccount, let account = await auth.credential(for: context.options)?.accountID ?? context.options.account { key += "|" + account }
         let waits = policy.whenExhausted == .wait || context.endpoint == Self.replayEndpoint
-        while case .wait(let until) = try await policy.store.admit(key: key, windows: rule.windows, at: clock.date) {
+        var admittedAt = clock.date
+        while case .wait(let until) = try await policy.store.admit(key: key, windows: rule.windows, at: admittedAt) {
             let wait = Duration.clampedSeconds(max(0, until.timeIntervalSince(clock.date)))
             let pastDeadline = context.endpoint != Self.replayEndpoint && context.deadline.map { clock.now.advanced(by: wait) > $0 } == true
             guard waits, !pastDeadline else {
@@ -32,10 +33,20 @@ struct QuotaStage: Middleware {
                 throw error
             }
             try await clock.sleep(for: wait)
+            admittedAt = clock.date
         }
-        let (response, responseBody) = try await next(request, body, context)
+        let response: HTTPResponse
+        let responseBody: HTTPBody?
+        do {
+            (response, responseBody) = try await next(request, body, context)
+        } catch {
+            // It may have reached the server before failing: it holds its place until now.
+            try? await policy.store.settle(key: key, admittedAt: admittedAt, endedAt: clock.date)
+            throw error
+        }
+        // A store that cannot take the settlement or correction (a database that is down) costs the call nothing.
+        try? await policy.store.settle(key: key, admittedAt: admittedAt, endedAt: clock.date)
         if let announcement = QuotaAnnouncement.read(status: response.status.code, fields: response.headerFields, now: clock.date) {
-            // A store that cannot take the correction (a database that is down) costs the call nothing.
             try? await policy.store.correct(key: key, windows: rule.windows, with: announcement, at: clock.date)
         }
         return (response, responseBody)

@@ -21,6 +21,14 @@ public protocol QuotaStore: Sendable {
     ///   - announcement: What the server said.
     ///   - now: When its answer arrived.
     func correct(key: String, windows: [QuotaWindow], with announcement: QuotaAnnouncement, at now: Date) async throws
+
+    /// Counts a call admitted at `admittedAt` as made at `endedAt`, when its answer came
+    /// (``QuotaLedger/settle(admittedAt:at:)``).
+    /// - Parameters:
+    ///   - key: The quota.
+    ///   - admittedAt: The date the call was admitted at.
+    ///   - endedAt: When its answer (or failure) came.
+    func settle(key: String, admittedAt: Date, endedAt: Date) async throws
 }
 
 /// Quota ledgers in this process's memory: the default ``QuotaStore``.
@@ -43,5 +51,10 @@ public actor MemoryQuotaStore: QuotaStore {
         var ledger = ledgers[key] ?? QuotaLedger(windows: windows)
         ledger.correct(with: announcement, at: now)
         ledgers[key] = ledger
+    }
+
+    /// Counts a call admitted at `admittedAt` as made at `endedAt`.
+    public func settle(key: String, admittedAt: Date, endedAt: Date) {
+        ledgers[key]?.settle(admittedAt: admittedAt, at: endedAt)
     }
 }

@@ -18,8 +18,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Also write the results as JSON.")
     var json: String?
 
-    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer, compression); all by default.")
+    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer, compression, fleet); all but fleet by default (fleet starts PostgreSQL and worker processes, and its quota run alone takes over two minutes).")
     var only: String?
+    @Option(help: "Fleet only: a PostgreSQL URL instead of a private server (the database-restart run is then skipped).")
+    var postgres: String?
 
     @Option(help: "Throughput only: run just these contenders (comma-separated, such as raw_ahc,courier_ahc), for profiling one at a time; the diagnostic contenders (courier_ahc_transport_only, courier_ahc_core, raw_ahc_busy_5us … raw_ahc_busy_30us, courier_urlsession_shared_session, courier_urlsession_transport_only, courier_urlsession_core, raw_urlsession_no_stores, raw_urlsession_same_headers, raw_urlsession_task_handler) run only when named here.")
     var contenders: String?
@@ -69,6 +71,7 @@ struct BenchCommand: AsyncParsableCommand {
                 try await TransferBenchmark(baseURL: url, quick: quick, serverInProcess: true).run(into: &results)
             }
             if groups.contains("compression") { try await CompressionBenchmark(baseURL: url, quick: quick).run(into: &results) }
+            if groups.contains("fleet") { try await FleetBenchmark(postgres: postgres, quick: quick).run(into: &results) }
         } catch {
             await server.stop()
             throw error
