@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
     targets=(Courier CourierAsyncHTTPClient CourierURLSession CourierCompression CourierOpenAPI CourierTesting
-             CourierSQLite CourierWebSocket RadarCore RadarAPI ClarityAPI IntervalsCore IntervalsAPI)
+             CourierSQLite CourierPostgres CourierWebSocket RadarCore RadarAPI ClarityAPI IntervalsCore IntervalsAPI)
 fi
 mkdir -p .build/docs
 failed=()

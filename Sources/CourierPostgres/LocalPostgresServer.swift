@@ -24,13 +24,18 @@ package final class LocalPostgresServer: Sendable {
     package let folder: URL
     private let binaries: URL
     private let runsAsPostgresUser: Bool
+    /// The server's options (socket folder, no TCP, durability), given at every start.
+    private let serverOptions: String
     /// The superuser, trusted on the socket.
     package static let user = "courier"
 
-    private init(folder: URL, binaries: URL, runsAsPostgresUser: Bool) {
+    private init(folder: URL, binaries: URL, runsAsPostgresUser: Bool, durable: Bool) {
         self.folder = folder
         self.binaries = binaries
         self.runsAsPostgresUser = runsAsPostgresUser
+        var options = "-k \(folder.path) -c listen_addresses='' -c max_connections=200"
+        if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
+        self.serverOptions = options
     }
 
     /// The URL of a database on this server.
@@ -48,12 +53,10 @@ package final class LocalPostgresServer: Sendable {
         if asPostgres {
             try FileManager.default.setAttributes([.ownerAccountName: "postgres", .groupOwnerAccountName: "postgres"], ofItemAtPath: folder.path)
         }
-        let server = LocalPostgresServer(folder: folder, binaries: binaries, runsAsPostgresUser: asPostgres)
+        let server = LocalPostgresServer(folder: folder, binaries: binaries, runsAsPostgresUser: asPostgres, durable: durable)
         do {
             try await server.run("initdb", ["-D", server.dataPath, "-U", user, "-A", "trust", "-E", "UTF8", "--no-sync"])
-            var options = "-k \(folder.path) -c listen_addresses='' -c max_connections=200"
-            if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
-            try await server.run("pg_ctl", ["-D", server.dataPath, "-l", server.logPath, "-o", options, "-w", "-t", "60", "start"])
+            try await server.run("pg_ctl", ["-D", server.dataPath, "-l", server.logPath, "-o", server.serverOptions, "-w", "-t", "60", "start"])
         } catch {
             try? await server.stop()
             throw error
@@ -76,7 +79,7 @@ package final class LocalPostgresServer: Sendable {
 
     /// Starts the server again after ``halt()``, with the options it had.
     package func resume() async throws {
-        try await run("pg_ctl", ["-D", dataPath, "-l", logPath, "-w", "-t", "60", "start"])
+        try await run("pg_ctl", ["-D", dataPath, "-l", logPath, "-o", serverOptions, "-w", "-t", "60", "start"])
     }
 
     /// Creates a database and returns its URL.

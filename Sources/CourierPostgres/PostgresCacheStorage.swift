@@ -76,7 +76,7 @@ public final class PostgresCacheStorage: CacheStorage {
     /// The stored variants for a key, most recently stored first.
     public func variants(for key: CacheKey) async throws -> [CachedResponse] {
         let keyDigest = digest(of: key)
-        let rows = try await database.withConnection("reading the cache") { connection in
+        let rows = try await database.withConnection("reading the cache") { [self] connection in
             try await connection.query("""
                 SELECT vary_digest, row_version, payload, last_used_at FROM courier_cache
                 WHERE store = \(name) AND key_digest = \(keyDigest) ORDER BY stored_at DESC
@@ -95,10 +95,11 @@ public final class PostgresCacheStorage: CacheStorage {
             if now.timeIntervalSince(lastUsed) > Self.lastUseResolution { stale.append(vary) }
         }
         if !stale.isEmpty {
-            _ = try? await database.withConnection("recording the cache's last use") { connection in
+            let staleDigests = stale
+            _ = try? await database.withConnection("recording the cache's last use") { [self] connection in
                 try await connection.query("""
                     UPDATE courier_cache SET last_used_at = \(now)
-                    WHERE store = \(name) AND key_digest = \(keyDigest) AND vary_digest = ANY(\(stale))
+                    WHERE store = \(name) AND key_digest = \(keyDigest) AND vary_digest = ANY(\(staleDigests))
                     """, logger: database.logger)
             }
         }
@@ -115,7 +116,7 @@ public final class PostgresCacheStorage: CacheStorage {
         let prefixes = CachePrefix.prefixes(of: key.url).map { sealing.digest(domain: "prefix", [$0]) }
         let cost = Int64(payload.count)
         let now = Date()
-        try await database.withTransaction("storing in the cache") { connection in
+        try await database.withTransaction("storing in the cache") { [self] connection in
             try await deleteRows(where: "key_digest = $2 AND vary_digest = $3", [keyDigest, varyDigest], on: connection)
             guard cost <= maxBytes else { return }
             try await connection.query("""
@@ -133,14 +134,14 @@ public final class PostgresCacheStorage: CacheStorage {
     /// Removes every variant stored for a key.
     public func remove(_ key: CacheKey) async throws {
         let keyDigest = digest(of: key)
-        try await database.withTransaction("removing from the cache") { connection in
+        try await database.withTransaction("removing from the cache") { [self] connection in
             try await deleteRows(where: "key_digest = $2", [keyDigest], on: connection)
         }
     }
 
     /// Removes every response of one partition, or of all when `nil`.
     public func removeAll(partition: String?) async throws {
-        try await database.withTransaction("clearing the cache") { connection in
+        try await database.withTransaction("clearing the cache") { [self] connection in
             if let partition {
                 try await deleteRows(where: "partition_digest = $2", [sealing.digest(domain: "partition", [partition])], on: connection)
             } else {
@@ -152,14 +153,14 @@ public final class PostgresCacheStorage: CacheStorage {
     /// Removes every response, in every partition, under a URL prefix: every process sees it.
     public func removeAll(under prefix: String) async throws {
         let prefixDigest = sealing.digest(domain: "prefix", [CachePrefix.normalized(prefix)])
-        try await database.withTransaction("invalidating the cache") { connection in
+        try await database.withTransaction("invalidating the cache") { [self] connection in
             try await deleteRows(where: "prefixes @> ARRAY[$2]::text[]", [prefixDigest], on: connection)
         }
     }
 
     /// The bytes and rows the cache holds.
     public func usage() async throws -> (bytes: Int, entries: Int) {
-        try await database.withConnection("reading the cache's usage") { connection in
+        try await database.withConnection("reading the cache's usage") { [self] connection in
             let row = try await connection.query(
                 "SELECT bytes, entries FROM courier_cache_usage WHERE store = \(name)", logger: database.logger
             ).collect().first

@@ -53,21 +53,21 @@ public final class PostgresCredentialStore: CoordinatedCredentialStore {
 
     /// The stored credential with its version, if any.
     public func stored() async throws -> (credential: Credential, version: Int64)? {
-        try await database.withConnection("reading a credential") { connection in
+        try await database.withConnection("reading a credential") { [self] connection in
             try await read(on: connection, locking: false)
         }
     }
 
     /// Replaces the stored credential (a sign-in), one version higher.
     public func save(_ credential: Credential) async throws {
-        try await database.withConnection("saving a credential") { connection in
+        try await database.withConnection("saving a credential") { [self] connection in
             try await write(credential, on: connection)
         }
     }
 
     /// Removes the stored credential (a sign-out).
     public func clear() async throws {
-        try await database.withConnection("removing a credential") { connection in
+        try await database.withConnection("removing a credential") { [self] connection in
             try await connection.query("DELETE FROM courier_credentials WHERE store = \(name) AND account = \(account)", logger: database.logger)
         }
     }
@@ -79,7 +79,7 @@ public final class PostgresCredentialStore: CoordinatedCredentialStore {
         using renew: @escaping @Sendable (Credential) async throws -> Credential
     ) async throws -> Credential {
         let lockKey = "courier.credential|\(name)|\(account)"
-        return try await database.withTransaction("refreshing a credential") { connection in
+        return try await database.withTransaction("refreshing a credential", within: .seconds(120)) { [self] connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: database.logger)
             let current = try await read(on: connection, locking: true)
             if let current, current.credential.accessToken != credential.accessToken {

@@ -29,15 +29,19 @@ public final class PostgresDatabase: Sendable {
     let client: PostgresClient
     let url: PostgresDatabaseURL
     let logger: Logger
+    /// How long an operation may wait for the database (a connection, a lock, the answer)
+    /// before it fails with ``PostgresStoreError/Code/unreachable``.
+    public let operationTimeout: Duration
     private let runner: Mutex<Task<Void, Never>?>
     private let isShutDown = Mutex(false)
     /// Background work of the stores (change feeds), cancelled at shutdown.
     private let adopted = Mutex<[Task<Void, Never>]>([])
 
-    private init(client: PostgresClient, url: PostgresDatabaseURL, logger: Logger) {
+    private init(client: PostgresClient, url: PostgresDatabaseURL, logger: Logger, operationTimeout: Duration) {
         self.client = client
         self.url = url
         self.logger = logger
+        self.operationTimeout = operationTimeout
         self.runner = Mutex(Task { await client.run() })
     }
 
@@ -48,6 +52,8 @@ public final class PostgresDatabase: Sendable {
     ///   - createsSchema: Whether to create or upgrade the tables (`true`); with `false` a
     ///     database without them fails with ``PostgresStoreError/Code/schemaMissing``.
     ///   - maximumConnections: The most connections the pool opens (20).
+    ///   - operationTimeout: How long an operation may wait for the database before it fails
+    ///     (10 seconds): while the server is down or restarting, calls fail typed, not hang.
     ///   - logger: Where the pool logs; nothing by default.
     /// - Throws: ``PostgresStoreError``: ``PostgresStoreError/Code/invalidURL``,
     ///   ``PostgresStoreError/Code/unreachable``, ``PostgresStoreError/Code/authenticationFailed``,
@@ -57,6 +63,7 @@ public final class PostgresDatabase: Sendable {
         url text: String,
         createsSchema: Bool = true,
         maximumConnections: Int = 20,
+        operationTimeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "courier.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> PostgresDatabase {
         let url = try PostgresDatabaseURL(text)
@@ -69,7 +76,7 @@ public final class PostgresDatabase: Sendable {
         }
         try? await connection.close()
         let client = PostgresClient(configuration: url.clientConfiguration(maximumConnections: max(2, maximumConnections)), backgroundLogger: logger)
-        return PostgresDatabase(client: client, url: url, logger: logger)
+        return PostgresDatabase(client: client, url: url, logger: logger, operationTimeout: operationTimeout)
     }
 
     /// Closes the pool. Stores made on this database fail with
@@ -113,14 +120,15 @@ public final class PostgresDatabase: Sendable {
         try await Self.openConnection(url, logger: logger)
     }
 
-    /// Runs `body` on a pooled connection, its failures as ``PostgresStoreError``.
+    /// Runs `body` on a pooled connection, its failures as ``PostgresStoreError``, within
+    /// `limit` (``operationTimeout`` by default).
     @discardableResult
     func withConnection<Result: Sendable>(
-        _ doing: String, _ body: (PostgresConnection) async throws -> Result
+        _ doing: String, within limit: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         guard !isShutDown.withLock({ $0 }) else { throw PostgresStoreError(code: .shutDown, message: "the database was shut down; \(doing) failed") }
         do {
-            return try await client.withConnection { try await body($0) }
+            return try await bounded(doing, limit ?? operationTimeout) { [client] in try await client.withConnection { try await body($0) } }
         } catch let error as PostgresStoreError {
             throw error
         } catch {
@@ -128,14 +136,17 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// Runs `body` in a transaction on a pooled connection, its failures as ``PostgresStoreError``.
+    /// Runs `body` in a transaction on a pooled connection, its failures as
+    /// ``PostgresStoreError``, within `limit` (``operationTimeout`` by default).
     @discardableResult
     func withTransaction<Result: Sendable>(
-        _ doing: String, _ body: (PostgresConnection) async throws -> Result
+        _ doing: String, within limit: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         guard !isShutDown.withLock({ $0 }) else { throw PostgresStoreError(code: .shutDown, message: "the database was shut down; \(doing) failed") }
         do {
-            return try await client.withTransaction(logger: logger) { try await body($0) }
+            return try await bounded(doing, limit ?? operationTimeout) { [client, logger] in
+                try await client.withTransaction(logger: logger) { try await body($0) }
+            }
         } catch let error as PostgresTransactionError {
             if let closure = error.closureError as? PostgresStoreError { throw closure }
             throw PostgresStoreError.query(doing, error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? error)
@@ -143,6 +154,29 @@ public final class PostgresDatabase: Sendable {
             throw error
         } catch {
             throw PostgresStoreError.query(doing, error)
+        }
+    }
+}
+
+extension PostgresDatabase {
+    /// Runs `operation`, failing with ``PostgresStoreError/Code/unreachable`` when it has not
+    /// finished within `limit` (it is cancelled then): while the server is down, the pool waits
+    /// for a connection for as long as it is let.
+    private func bounded<Result: Sendable>(
+        _ doing: String, _ limit: Duration, _ operation: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            guard let first else {
+                throw PostgresStoreError(code: .unreachable, message: "\(doing) found no working database connection within \(limit)")
+            }
+            return first
         }
     }
 }

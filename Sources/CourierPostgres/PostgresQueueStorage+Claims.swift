@@ -13,7 +13,7 @@ extension PostgresQueueStorage {
     public func claim(now: Date, ignoringBackoff: Bool, excluding: Set<String>, limit: Int) async throws -> [QueuedRequest] {
         let until = now.addingTimeInterval(lease.timeInterval)
         let excluded = Array(excluding)
-        let rows = try await database.withTransaction("claiming queued writes") { connection in
+        let rows = try await database.withTransaction("claiming queued writes") { [self] connection in
             let claimed = try await connection.query("""
                 WITH heads AS (
                     SELECT DISTINCT ON (group_key) group_key, seq, next_attempt_at, row_version
@@ -58,7 +58,7 @@ extension PostgresQueueStorage {
     /// Extends this process's leases to `lease` after `now`.
     public func renewClaims(now: Date) async throws {
         let until = now.addingTimeInterval(lease.timeInterval)
-        try await database.withConnection("renewing the outbox's claims") { connection in
+        try await database.withConnection("renewing the outbox's claims") { [self] connection in
             try await connection.query("""
                 UPDATE courier_outbox_groups SET leased_until = \(until) WHERE store = \(name) AND leased_by = \(worker)
                 """, logger: database.logger)
@@ -67,7 +67,7 @@ extension PostgresQueueStorage {
 
     /// Gives back every group this process holds.
     public func releaseClaims() async throws {
-        try await database.withConnection("giving back the outbox's claims") { connection in
+        try await database.withConnection("giving back the outbox's claims") { [self] connection in
             try await connection.query("""
                 UPDATE courier_outbox_groups SET leased_by = NULL, leased_until = NULL WHERE store = \(name) AND leased_by = \(worker)
                 """, logger: database.logger)
@@ -77,7 +77,7 @@ extension PostgresQueueStorage {
     /// The earliest moment a pending write becomes deliverable by this process: its group's
     /// first write's next attempt or, for a group another process holds, the end of its lease.
     public func nextDelivery() async throws -> Date? {
-        try await database.withConnection("reading the outbox's next delivery") { connection in
+        try await database.withConnection("reading the outbox's next delivery") { [self] connection in
             try await connection.query("""
                 WITH heads AS (
                     SELECT DISTINCT ON (group_key) group_key, next_attempt_at

@@ -66,7 +66,7 @@ public final class PostgresQueueStorage: SharedQueueStorage {
     public func append(_ item: QueuedRequest) async throws {
         let sealed = try sealing.seal(item)
         let group = Self.groupKey(of: item)
-        try await database.withTransaction("queueing a write") { connection in
+        try await database.withTransaction("queueing a write") { [self] connection in
             try await connection.query("""
                 INSERT INTO courier_outbox (store, id, group_key, state, next_attempt_at, row_version, item)
                 VALUES (\(name), \(item.id), \(group), \(item.state.rawValue), \(item.nextAttemptAt), \(PostgresSchema.rowVersion), \(sealed))
@@ -81,7 +81,7 @@ public final class PostgresQueueStorage: SharedQueueStorage {
     /// Replaces a stored write (its state, next attempt and record of attempts).
     public func update(_ item: QueuedRequest) async throws {
         let sealed = try sealing.seal(item)
-        try await database.withConnection("updating a queued write") { connection in
+        try await database.withConnection("updating a queued write") { [self] connection in
             try await connection.query("""
                 UPDATE courier_outbox SET state = \(item.state.rawValue), next_attempt_at = \(item.nextAttemptAt),
                     row_version = \(PostgresSchema.rowVersion), item = \(sealed)
@@ -98,7 +98,7 @@ public final class PostgresQueueStorage: SharedQueueStorage {
     /// Removes several writes in one statement.
     public func remove(ids: [String]) async throws {
         guard !ids.isEmpty else { return }
-        try await database.withConnection("removing queued writes") { connection in
+        try await database.withConnection("removing queued writes") { [self] connection in
             try await connection.query("DELETE FROM courier_outbox WHERE store = \(name) AND id = ANY(\(ids))", logger: database.logger)
         }
     }
@@ -106,7 +106,7 @@ public final class PostgresQueueStorage: SharedQueueStorage {
     /// Every write, pending and dead-lettered, in the order they were appended; rows written
     /// by a newer Courier are left out.
     public func items() async throws -> [QueuedRequest] {
-        let rows = try await database.withConnection("reading the outbox") { connection in
+        let rows = try await database.withConnection("reading the outbox") { [self] connection in
             try await connection.query("""
                 SELECT row_version, item FROM courier_outbox WHERE store = \(name) AND row_version <= \(PostgresSchema.rowVersion) ORDER BY seq
                 """, logger: database.logger).collect()
@@ -119,7 +119,7 @@ public final class PostgresQueueStorage: SharedQueueStorage {
 
     /// How many rows were written by a newer Courier: kept, neither delivered nor read.
     public func rowsFromNewerVersions() async throws -> Int {
-        try await database.withConnection("counting the outbox's newer rows") { connection in
+        try await database.withConnection("counting the outbox's newer rows") { [self] connection in
             try await connection.query("""
                 SELECT count(*) FROM courier_outbox WHERE store = \(name) AND row_version > \(PostgresSchema.rowVersion)
                 """, logger: database.logger).collect().first?.decode(Int.self) ?? 0

@@ -48,7 +48,7 @@ public final class PostgresQuotaStore: QuotaStore {
 
     /// The ledger under `key`, if there is one.
     public func ledger(key: String) async throws -> QuotaLedger? {
-        try await database.withConnection("reading a quota") { connection in
+        try await database.withConnection("reading a quota") { [self] connection in
             let rows = try await connection.query(
                 "SELECT row_version, ledger FROM courier_quota WHERE store = \(name) AND key = \(key)", logger: database.logger
             ).collect()
@@ -59,9 +59,9 @@ public final class PostgresQuotaStore: QuotaStore {
     }
 
     private func change<Result: Sendable>(
-        key: String, windows: [QuotaWindow], doing: String, _ body: @Sendable (inout QuotaLedger) -> Result
+        key: String, windows: [QuotaWindow], doing: String, _ body: @escaping @Sendable (inout QuotaLedger) -> Result
     ) async throws -> Result {
-        try await database.withTransaction(doing) { connection in
+        try await database.withTransaction(doing) { [self] connection in
             // Makes the row if it is missing, so that FOR UPDATE has a row to lock.
             let fresh = try sealing.seal(QuotaLedger(windows: windows))
             try await connection.query("""

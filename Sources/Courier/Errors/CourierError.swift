@@ -107,7 +107,7 @@ extension CourierError {
             case transportFailed, tlsFailure, invalidResponse, unauthorized, forbidden, notFound
             case rateLimited, clientError, serverError, decodingFailed, responseTooLarge, queued
             case fileSystem, notCached, tooManyRedirects, redirectNotFollowed, queuedWriteAhead
-            case contentDecodingFailed
+            case contentDecodingFailed, storageFailed
         }
 
         private let kind: Kind
@@ -162,6 +162,10 @@ extension CourierError {
         /// the body arrives as it came, `Content-Encoding` included; a typed call that then
         /// cannot decode it fails with this code, naming the coding, not with ``decodingFailed``.)
         public static let contentDecodingFailed = Code(.contentDecodingFailed)
+        /// A write could not be stored in the offline queue (or outbox): its storage failed (a
+        /// database that is down or restarting, a full disk); ``CourierError/underlying`` is the
+        /// storage's error. The write was neither sent nor queued: try again later.
+        public static let storageFailed = Code(.storageFailed)
         /// A file of a transfer could not be read or written: missing, not permitted, or the
         /// disk is full; ``CourierError/underlying`` is the `POSIXError`.
         public static let fileSystem = Code(.fileSystem)

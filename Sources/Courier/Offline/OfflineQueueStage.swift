@@ -100,7 +100,11 @@ struct OfflineQueueStage: Middleware {
             },
             bodyIsPersonalData: context.options.bodyIsPersonalData
         )
-        try await queue.enqueue(item, dueNow: dueNow)
+        do {
+            try await queue.enqueue(item, dueNow: dueNow)
+        } catch {
+            throw CourierError(code: .storageFailed, message: "the write could not be stored in the offline queue; it was neither sent nor queued", underlying: error)
+        }
         context.record.note(.queued(id: item.id))
         let reason = failure.map { "the server could not be reached (\($0.code))" }
             ?? (dueNow ? "the write was sent to the outbox" : queueName != nil ? "a write to the same URL is waiting to be delivered" : "the device is offline")

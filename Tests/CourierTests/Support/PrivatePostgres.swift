@@ -11,10 +11,11 @@ enum PrivatePostgres {
     /// `body` on every path.
     static func withDatabase<T>(
         createsSchema: Bool = true,
+        operationTimeout: Duration = .seconds(10),
         _ body: (PostgresDatabase, _ url: String) async throws -> T
     ) async throws -> T {
         let url = try await freshDatabaseURL()
-        let database = try await PostgresDatabase.connect(url: url, createsSchema: createsSchema)
+        let database = try await PostgresDatabase.connect(url: url, createsSchema: createsSchema, operationTimeout: operationTimeout)
         do {
             let result = try await body(database, url)
             await database.shutdown()

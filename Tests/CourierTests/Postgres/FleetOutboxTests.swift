@@ -1,0 +1,116 @@
+import Courier
+import CourierAsyncHTTPClient
+@testable import CourierPostgres
+import Foundation
+import ReferenceServer
+import Testing
+
+/// Signs with the account's stored bearer token; the fleet origin's account tokens never expire.
+private struct StoredBearer: Authenticator {
+    func refresh(_ credential: Credential) async throws -> Credential {
+        throw CourierError(code: .unauthorized, message: "not renewed")
+    }
+}
+
+private struct FleetWrite: Encodable, Sendable {
+    var write: Int
+    var seq: Int
+}
+
+@Suite("PostgreSQL: an outbox shared by several clients", .privatePostgres)
+struct FleetOutboxTests {
+    /// A client of the fleet origin that delivers the shared outbox `name`, as every account.
+    private func makeClient(_ url: URL, _ database: PostgresDatabase, outbox name: String, lease: Duration = .seconds(30), transport: any Transport) -> APIClient {
+        var configuration = ClientConfiguration(baseURL: url)
+        configuration.offlineQueue = OfflineQueue(
+            storage: PostgresQueueStorage(database: database, name: name, lease: lease),
+            backoff: Backoff(.constant(.milliseconds(50)), jitter: .none)
+        )
+        configuration.accounts = AccountSessions(authenticator: StoredBearer()) { PostgresCredentialStore(database: database, account: $0) }
+        configuration.retryPolicy = .none
+        return APIClient(configuration: configuration, transport: transport)
+    }
+
+    private func seedAccounts(_ count: Int, _ server: ReferenceServer, _ database: PostgresDatabase) async throws {
+        for index in 0..<count {
+            let account = "athlete-\(index)"
+            try await PostgresCredentialStore(database: database, account: account)
+                .save(Credential(accessToken: server.fleet.accountToken(for: account), accountID: account))
+        }
+    }
+
+    private func write(_ number: Int, seq: Int, account: String) -> Request<Void> {
+        var request = Request<Void>(method: .post, path: "/fleet/accounts/\(account)/writes", body: .json(FleetWrite(write: number, seq: seq)))
+        request.options.account = account
+        return request
+    }
+
+    @Test func twoClientsSharingAnOutboxDeliverEveryWriteOnceAndEachAccountInOrder() async throws {
+        try await withRunningServer { server, url in
+            try await PrivatePostgres.withDatabase { database, _ in
+                let transport = AsyncHTTPClientTransport()
+                do {
+                    try await seedAccounts(6, server, database)
+                    let clients = [makeClient(url, database, outbox: "shared", transport: transport), makeClient(url, database, outbox: "shared", transport: transport)]
+                    var seqs: [String: Int] = [:]
+                    for number in 0..<120 {
+                        let account = "athlete-\(number % 6)"
+                        let seq = (seqs[account] ?? 0) + 1
+                        seqs[account] = seq
+                        try await clients[number % 2].enqueue(write(number, seq: seq, account: account))
+                    }
+                    // Deliveries happen in the clients' queues; the server's ledger is read, nothing announces it.
+                    let delivered = await pollUntil(within: .seconds(60)) { await server.fleet.stats().applied >= 120 }
+                    let stats = await server.fleet.stats()
+                    #expect(delivered)
+                    #expect(stats.applied == 120)
+                    #expect(stats.duplicates == 0)
+                    #expect(stats.orderViolations == 0)
+                    let emptied = await pollUntil(within: .seconds(30)) { (try? await PostgresQueueStorage(database: database, name: "shared").items().isEmpty) ?? false }
+                    #expect(emptied)
+                } catch {
+                    try? await transport.shutdown()
+                    throw error
+                }
+                try await transport.shutdown()
+            }
+        }
+    }
+
+    @Test func writesAProcessHeldWhenItDiedAreDeliveredByAnotherWhenItsLeaseEnds() async throws {
+        try await withRunningServer { server, url in
+            try await PrivatePostgres.withDatabase { database, _ in
+                let transport = AsyncHTTPClientTransport()
+                do {
+                    try await seedAccounts(2, server, database)
+                    // A process claimed every group and died: it never gives them back.
+                    let dead = PostgresQueueStorage(database: database, name: "orphaned", lease: .seconds(1))
+                    for number in 0..<10 {
+                        let account = "athlete-\(number % 2)"
+                        let body = try JSONEncoder().encode(FleetWrite(write: number, seq: number / 2 + 1))
+                        try await dead.append(QueuedRequest(
+                            queue: OfflineQueue.defaultQueueName, method: "POST", url: url.absoluteString + "/fleet/accounts/\(account)/writes",
+                            fields: [.init(name: "Content-Type", value: "application/json")], body: body,
+                            idempotencyKey: UUID().uuidString, createdAt: Date(), account: account
+                        ))
+                    }
+                    let held = try await dead.claim(now: Date(), ignoringBackoff: false, excluding: [], limit: 100)
+                    #expect(held.count == 10)
+                    let client = makeClient(url, database, outbox: "orphaned", lease: .seconds(1), transport: transport)
+                    await client.configuration.offlineQueue?.replay()
+                    let whileHeld = await server.fleet.stats().applied
+                    // The lease ends a second after the claim; the live queue's timer is set for it.
+                    let delivered = await pollUntil(within: .seconds(30)) { await server.fleet.stats().applied >= 10 }
+                    let stats = await server.fleet.stats()
+                    #expect(whileHeld == 0)
+                    #expect(delivered)
+                    #expect(stats.applied == 10 && stats.orderViolations == 0 && stats.duplicates == 0)
+                } catch {
+                    try? await transport.shutdown()
+                    throw error
+                }
+                try await transport.shutdown()
+            }
+        }
+    }
+}
