@@ -13,7 +13,7 @@ import PostgresNIO
 /// configuration.accounts = accounts
 /// let client = APIClient(configuration: configuration, transport: transport)
 ///
-/// var write = IntervalsEndpoints.putWellness(day)
+/// var write = IntervalsEndpoints.updateWellness(day, athlete: athleteID)
 /// write.options.account = athleteID
 /// try await client.enqueue(write)   // delivered by whichever process claims it
 /// ```

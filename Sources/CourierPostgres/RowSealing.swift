@@ -28,8 +28,9 @@ struct RowSealing: Sendable {
 
     /// A value as it is stored: JSON, sealed when there is a key.
     func seal<Value: Encodable>(_ value: Value) throws -> Data {
+        // Dates as Swift keeps them (seconds since 2001, a Double), so they read back exactly:
+        // a quota's settlement finds its call's date by equality.
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
         let plaintext = try encoder.encode(value)
         guard let sealingKey else { return plaintext }
         guard let combined = try AES.GCM.seal(plaintext, using: sealingKey).combined else {
@@ -52,7 +53,6 @@ struct RowSealing: Sendable {
             var plaintext = stored
             if let sealingKey { plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: stored), using: sealingKey) }
             let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .millisecondsSince1970
             return try decoder.decode(Value.self, from: plaintext)
         } catch {
             throw PostgresStoreError(code: .unreadableRow, message: "a row of \(table) cannot be read: damaged, or sealed with another key")

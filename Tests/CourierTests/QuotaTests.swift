@@ -37,6 +37,16 @@ struct QuotaTests {
         #expect(ledger.used(at: Self.at(11)) == [2], "a settlement that names no admitted call changes nothing")
     }
 
+    @Test func aCallAdmittedAtADateBeforeASettledOneIsCountedInOrder() {
+        var ledger = QuotaLedger(windows: [QuotaWindow(limit: 2, length: .seconds(10))])
+        #expect(ledger.admit(at: Self.at(0)) == .admitted)
+        ledger.settle(admittedAt: Self.at(0), at: Self.at(6))
+        // Another process read its clock at 5 s, before the first call's answer came at 6 s.
+        #expect(ledger.admit(at: Self.at(5)) == .admitted)
+        // The window holds calls at 5 s and 6 s: the next turn is at 15 s, when the one of 5 s leaves.
+        #expect(ledger.admit(at: Self.at(7)) == .wait(until: Self.at(15)))
+    }
+
     @Test func theStrictestWindowDecides() {
         var ledger = QuotaLedger(windows: [QuotaWindow(limit: 2, length: .seconds(1)), QuotaWindow(limit: 3, length: .seconds(60))])
         #expect(ledger.admit(at: Self.at(0)) == .admitted)

@@ -50,7 +50,7 @@ public struct QuotaLedger: Sendable, Hashable, Codable {
             until = max(until ?? frees, frees)
         }
         if let until, until > now { return .wait(until: until) }
-        for index in windows.indices { admitted[index].append(now) }
+        for index in windows.indices { insert(now, into: index) }
         return .admitted
     }
 
@@ -79,7 +79,7 @@ public struct QuotaLedger: Sendable, Hashable, Codable {
             if let used = announced.used, used > admitted[index].count {
                 // The server counted calls this ledger did not see (another process, another
                 // device): count them now, which holds the window at least as long as it should.
-                admitted[index] += Array(repeating: now, count: min(used, windows[index].limit) - min(admitted[index].count, windows[index].limit))
+                for _ in 0..<(min(used, windows[index].limit) - min(admitted[index].count, windows[index].limit)) { insert(now, into: index) }
             }
         }
         if let resumeAt = announcement.resumeAt, resumeAt > now {
@@ -99,12 +99,20 @@ public struct QuotaLedger: Sendable, Hashable, Codable {
     public mutating func settle(admittedAt: Date, at: Date) {
         guard at > admittedAt else { return }
         for index in windows.indices {
-            // Within a millisecond: a store may keep dates to the millisecond.
-            guard let position = admitted[index].firstIndex(where: { abs($0.timeIntervalSince(admittedAt)) < 0.001 }) else { continue }
+            // The date exactly as admitted (a store keeps dates exactly): a near one could be
+            // another call's settled date, which would leave this call counted too early.
+            guard let position = admitted[index].firstIndex(of: admittedAt) else { continue }
             admitted[index].remove(at: position)
-            let insertion = admitted[index].firstIndex { $0 > at } ?? admitted[index].endIndex
-            admitted[index].insert(at, at: insertion)
+            insert(at, into: index)
         }
+    }
+
+    /// Adds a call's date to a window's log, keeping the log in order: a settled call may lie
+    /// later than a call admitted after it (at a date read a moment earlier), and the wait a
+    /// full window gives counts back from the newest.
+    private mutating func insert(_ date: Date, into index: Int) {
+        let position = admitted[index].lastIndex { $0 <= date }.map { $0 + 1 } ?? 0
+        admitted[index].insert(date, at: position)
     }
 
     private mutating func forget(before now: Date) {

@@ -5,7 +5,8 @@ public import Foundation
 ///
 /// Each quota is a ``QuotaLedger`` under a key (a provider's name, with the account when the
 /// provider counts per account). A store decides and counts atomically: two processes asking
-/// for the last call of a window never both get it.
+/// for the last call of a window never both get it. It keeps dates exactly as given, since a
+/// settlement finds its call's date by equality.
 public protocol QuotaStore: Sendable {
     /// Admits one call under `key` now, or says when it may go.
     /// - Parameters:

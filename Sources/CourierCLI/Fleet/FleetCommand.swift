@@ -21,10 +21,18 @@ struct FleetCommand: AsyncParsableCommand {
     var writes = 2_000
     @Option(help: "Accounts the writes belong to (each signed with its own credential).")
     var accounts = 20
+    @Option(help: "Calls the quota run makes, across the fleet.")
+    var quotaCalls = 100
+    @Option(help: "The shared quota's limit per window.")
+    var quotaLimit = 20
+    @Option(help: "The shared quota's window, in seconds.")
+    var quotaWindow = 3
 
     func validate() throws {
         guard (1...32).contains(workers) else { throw ValidationError("--workers is between 1 and 32") }
-        guard writes > 0, accounts > 0 else { throw ValidationError("--writes and --accounts are positive") }
+        guard writes > 0, accounts > 0, quotaCalls > 0, quotaLimit > 0, quotaWindow > 0 else {
+            throw ValidationError("--writes, --accounts and the quota's figures are positive")
+        }
     }
 
     func run() async throws {
@@ -42,7 +50,7 @@ struct FleetCommand: AsyncParsableCommand {
             let cache = try await fleet.cache(workers: workers, resources: 200)
             print("cache: \(workers) processes read the same \(cache.resources) resources through one shared cache")
             print("  the server sent \(cache.fullResponses) full responses and \(cache.revalidations) revalidations for \(cache.reads) reads\n")
-            let quota = try await fleet.quota(workers: workers, calls: 100, limit: 20, window: 3)
+            let quota = try await fleet.quota(workers: workers, calls: quotaCalls, limit: quotaLimit, window: quotaWindow)
             print("quota: \(workers) processes make \(quota.calls) calls within one shared quota of \(quota.limit) per \(quota.windowSeconds) s")
             print("  at most \(quota.maxInWindow) in any \(quota.windowSeconds)-second window at the server; at least \(quota.minUsedPerWindow) used in each of \(quota.fullWindows) full windows")
         } catch {

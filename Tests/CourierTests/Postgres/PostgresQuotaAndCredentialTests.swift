@@ -32,6 +32,18 @@ struct PostgresQuotaAndCredentialTests {
         }
     }
 
+    @Test func aSettlementFindsItsCallsDateExactlyAfterTheRoundTrip() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            let store = PostgresQuotaStore(database: database)
+            let windows = [QuotaWindow(limit: 1, length: .seconds(15))]
+            // A date with a fraction of a millisecond, as a clock gives.
+            let admitted = Date(timeIntervalSinceReferenceDate: 817_000_000.123_456_789)
+            #expect(try await store.admit(key: "k", windows: windows, at: admitted) == .admitted)
+            try await store.settle(key: "k", admittedAt: admitted, endedAt: admitted.addingTimeInterval(2))
+            #expect(try await store.admit(key: "k", windows: windows, at: admitted.addingTimeInterval(3)) == .wait(until: admitted.addingTimeInterval(17)))
+        }
+    }
+
     @Test func aCorrectionFromOneProcessHoldsBackAnother() async throws {
         try await PrivatePostgres.withDatabase { database, _ in
             let one = PostgresQuotaStore(database: database)

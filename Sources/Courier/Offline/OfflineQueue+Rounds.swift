@@ -1,0 +1,95 @@
+import Foundation
+
+/// A delivery round's walk through the pending writes: in order, each named queue (each
+/// account's, in a shared storage) held back at its first write that cannot go; and, from a
+/// shared storage, by claims.
+extension OfflineQueue {
+    /// Delivers from a storage other processes deliver from too: claims groups of writes,
+    /// delivers them, gives them back, and claims again until a pass delivers nothing. A group
+    /// held back in a round (a write that failed, an account not signed in) is not claimed
+    /// again in it, so a failing write is tried once per round.
+    func deliverClaimed(from shared: any SharedQueueStorage, ignoringBackoff: Bool) async {
+        var heldBack = Set<String>()
+        while !Task.isCancelled, !isWaitingForSignIn {
+            guard let claimed = try? await shared.claim(now: clock.date, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),
+                  !claimed.isEmpty else { return }
+            let removed = Set(delivered)
+            let (progress, held) = await deliver(claimed.filter { !removed.contains($0.id) }, ignoringBackoff: ignoringBackoff, renewing: shared)
+            heldBack.formUnion(held)
+            await flushDelivered()
+            // Given back even when removing failed: the writes stay pending, and are delivered
+            // again with their keys (the server answers a repeat as it answered the first).
+            try? await shared.releaseClaims()
+            if progress == 0 { return }
+        }
+    }
+
+    /// The most writes claimed at a time from a shared storage.
+    static let claimLimit = 100
+
+    /// Delivers the pending writes among `items` (in order), holding back each named queue
+    /// at its first write that cannot go. Returns how many went (delivered or dead-lettered),
+    /// and what was held back.
+    @discardableResult
+    func deliver(
+        _ items: [QueuedRequest], ignoringBackoff: Bool, renewing shared: (any SharedQueueStorage)? = nil
+    ) async -> (progress: Int, heldBack: Set<String>) {
+        guard let sender else { return (0, []) }
+        var mayDeliver: [String: Bool] = [:]
+        var heldBack = Set<String>()
+        var batched = Set<String>()
+        var progress = 0
+        var renewedAt = clock.date
+        for item in items where item.state == .pending && !heldBack.contains(heldBackKey(item)) && !batched.contains(item.id) {
+            if let owner = item.account {
+                let allowed: Bool
+                if let known = mayDeliver[owner] { allowed = known } else {
+                    allowed = await mayDeliverAs?(owner) ?? false
+                    mayDeliver[owner] = allowed
+                }
+                if !allowed {
+                    // Never signed as another user: kept for its account, or dropped by policy.
+                    if otherAccountWrites == .drop, (try? await storage.remove(id: item.id)) != nil {
+                        forget(item)
+                        observers.publish(.dropped(id: item.id, reason: "made by another account, which is not signed in"))
+                        continue
+                    }
+                    heldBack.insert(heldBackKey(item))
+                    continue
+                }
+            }
+            if !ignoringBackoff && item.nextAttemptAt > clock.date {
+                heldBack.insert(heldBackKey(item))
+                continue
+            }
+            if Task.isCancelled { return (progress, heldBack) }
+            if let shared, clock.date.timeIntervalSince(renewedAt) > shared.lease.timeInterval / 3 {
+                try? await shared.renewClaims(now: clock.date)
+                renewedAt = clock.date
+            }
+            let batch = batch(startingWith: item, in: items, ignoringBackoff: ignoringBackoff)
+            let went: Bool
+            if batch.writes.count > 1 {
+                batched.formUnion(batch.writes.map(\.id))
+                went = await deliver(batch, with: sender)
+                if went { progress += batch.writes.count }
+            } else {
+                went = await deliver(item, with: sender)
+                if went { progress += 1 }
+            }
+            guard went else {
+                // Without a credential no write can go: the round ends for every queue.
+                if isWaitingForSignIn { return (progress, heldBack) }
+                heldBack.insert(heldBackKey(item))
+                continue
+            }
+        }
+        return (progress, heldBack)
+    }
+
+    /// What a write that cannot go holds back: the rest of its named queue; in a shared
+    /// storage, which keeps order per account, the rest of its account's writes in it.
+    func heldBackKey(_ item: QueuedRequest) -> String {
+        storage is any SharedQueueStorage ? item.queue + "\u{1F}" + (item.account ?? "") : item.queue
+    }
+}
