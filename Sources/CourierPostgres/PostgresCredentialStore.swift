@@ -86,7 +86,11 @@ public final class PostgresCredentialStore: CoordinatedCredentialStore {
                 // Another process refreshed it while this one waited for the lock.
                 return current.credential
             }
-            var fresh = try await renew(current?.credential ?? credential)
+            guard let current else {
+                // Signed out meanwhile (here or in another process): nothing to renew.
+                throw CourierError(code: .unauthorized, message: "the account was signed out; sign in again")
+            }
+            var fresh = try await renew(current.credential)
             if fresh.accountID == nil { fresh.accountID = credential.accountID }
             try await write(fresh, on: connection)
             return fresh

@@ -15,7 +15,7 @@ import Synchronization
 /// let outbox = PostgresQueueStorage(database: database)
 /// ```
 ///
-/// ``connect(url:createsSchema:maximumConnections:logger:)`` checks the URL, the server and
+/// ``connect(url:createsSchema:maximumConnections:operationTimeout:logger:)`` checks the URL, the server and
 /// the credentials at once, each failure a ``PostgresStoreError`` that names it, then brings
 /// Courier's tables to this version: migrations are numbered and run once, under a lock,
 /// however many processes start together. Tables made by a newer Courier are refused.
@@ -168,7 +168,8 @@ extension PostgresDatabase {
         try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try? await Task.sleep(for: limit)
+                // Cancelled (the caller was): that is not the database's fault.
+                try await Task.sleep(for: limit)
                 return nil
             }
             let first = try await group.next() ?? nil

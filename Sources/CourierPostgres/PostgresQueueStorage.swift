@@ -25,7 +25,7 @@ import PostgresNIO
 ///   lease ends; another then delivers them, the interrupted write again with the same
 ///   `Idempotency-Key`, which the server answers as it answered the first.
 /// - **Waking.** Appending a write sends `NOTIFY courier_outbox`; idle processes listen and
-///   start delivering at once, without polling. Their timers cover backoffs and leases.
+///   start delivering at once. Their timers cover backoffs and leases.
 /// - **Rows.** A write is stored as it is in memory (secrets removed before it is queued),
 ///   sealed with AES-GCM when an encryption key is given; a row written by a newer Courier
 ///   is left alone (neither delivered nor misread).

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Many signed-in accounts in one client: a service that signs calls for thousands of users
 /// keeps one ``AuthSession`` per account here instead of one client per account.
@@ -9,7 +9,7 @@ public import Foundation
 /// ``QuotaRule/perAccount``) and, when it is queued, delivers it later as that account.
 ///
 /// ```swift
-/// let accounts = AccountSessions(authenticator: StravaAuthenticator()) { account in
+/// let accounts = AccountSessions(authenticator: MyProviderAuthenticator()) { account in
 ///     PostgresCredentialStore(database: database, account: account)
 /// }
 /// var configuration = ClientConfiguration(baseURL: stravaURL)

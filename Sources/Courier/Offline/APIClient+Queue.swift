@@ -51,7 +51,10 @@ extension APIClient {
         var request = request
         request.options.isQueueable = true
         request.options.queuesFirst = true
-        let notStored = CourierError(code: .invalidRequest, message: "the write could not be stored in the queue (a GET, a streamed body, or a secret in its query); it was sent instead")
+        guard [.post, .put, .patch, .delete].contains(request.method) else {
+            throw CourierError(code: .invalidRequest, message: "only a POST, PUT, PATCH or DELETE can be queued; the request was not sent")
+        }
+        let notStored = CourierError(code: .invalidRequest, message: "the write could not be stored in the queue; it was not sent")
         do {
             _ = try await receive(request) { _, _ in throw notStored }
         } catch let error as CourierError where error.code == .queued {

@@ -239,7 +239,7 @@ public actor OfflineQueue {
         self.connectivity = connectivity
         sharedWatch?.cancel()
         if let shared = storage as? any SharedQueueStorage {
-            // Another process queued a write or gave writes back: deliver without polling.
+            // Another process queued a write: deliver at once.
             let changes = shared.changes()
             sharedWatch = Task { [weak self] in
                 for await _ in changes { await self?.run(force: false) }

@@ -45,6 +45,10 @@ struct OfflineQueueStage: Middleware {
         // Only a body held in memory can be stored; a URL with a secret in its query is never stored.
         let storedBody: Data? = body == nil ? Data() : body?.bufferedData
         guard let storedBody, !Self.hasSecretQuery(request) else {
+            if context.options.queuesFirst {
+                // An outbox write that cannot be stored is not sent either: the caller would not know whether it was applied.
+                throw CourierError(code: .invalidRequest, message: "the write cannot be stored in the queue (a streamed body, or a secret in its query); it was not sent")
+            }
             if queueAhead != nil {
                 throw CourierError(code: .queuedWriteAhead, message: "a queued write to the same URL has not been delivered yet, and this one cannot be queued behind it")
             }
@@ -94,7 +98,7 @@ struct OfflineQueueStage: Middleware {
             body: body,
             idempotencyKey: request.headerFields[.idempotencyKey] ?? UUID().uuidString,
             createdAt: queue.clock.date,
-            account: context.options.requiresAuth ? await auth.credential(for: context.options)?.accountID ?? context.options.account : nil,
+            account: await owner(of: context),
             invalidates: context.options.invalidates.compactMap { path in
                 (try? RequestTarget.make(base: base, path: path, query: [])).map { "\($0.scheme)://\($0.authority)\($0.pathAndQuery)" }
             },
@@ -111,6 +115,13 @@ struct OfflineQueueStage: Middleware {
         var queued = CourierError(code: .queued, message: "\(reason); the write was queued as \(item.id)", underlying: failure)
         queued.queuedRequestID = item.id
         return queued
+    }
+
+    /// The account a queued write belongs to: the one the request names, else the signing credential's.
+    private func owner(of context: RequestContext) async -> String? {
+        guard context.options.requiresAuth else { return nil }
+        if let account = context.options.account { return account }
+        return await auth.credential(for: context.options)?.accountID
     }
 
     private static func hasSecretQuery(_ request: HTTPRequest) -> Bool {

@@ -30,8 +30,8 @@ public protocol SharedQueueStorage: QueueStorage {
     /// nothing is pending.
     func nextDelivery() async throws -> Date?
 
-    /// Yields when any process appends a write or gives writes back, so that idle processes
-    /// start delivering without polling.
+    /// Yields when any process appends a write, so that idle processes start delivering at
+    /// once; timers cover backoffs and leases.
     func changes() -> AsyncStream<Void>
 
     /// How long a claim lasts without renewal.

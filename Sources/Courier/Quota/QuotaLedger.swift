@@ -87,7 +87,6 @@ public struct QuotaLedger: Sendable, Hashable, Codable {
         }
     }
 
-    /// Drops the calls no window counts any more, and a hold that has passed.
     /// Counts a call admitted at `admittedAt` as made when it ended, `at`: the server saw it
     /// somewhere between the two (after waiting for a connection, say), so its place in every
     /// window is held until `at` plus the window's length. This keeps the server's own count,
@@ -115,6 +114,7 @@ public struct QuotaLedger: Sendable, Hashable, Codable {
         admitted[index].insert(date, at: position)
     }
 
+    /// Drops the calls no window counts any more, and a hold that has passed.
     private mutating func forget(before now: Date) {
         for index in windows.indices {
             let start = now.addingTimeInterval(-windows[index].seconds)

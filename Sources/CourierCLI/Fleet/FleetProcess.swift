@@ -20,11 +20,12 @@ final class FleetProcess: Sendable {
     private let state = Mutex(State())
 
     /// Starts `courier fleet-worker` with arguments.
-    init(name: String, arguments: [String]) throws {
+    init(name: String, arguments: [String], environment: [String: String] = [:]) throws {
         self.name = name
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = ["fleet-worker"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError

@@ -58,7 +58,8 @@ struct FleetRun {
     func worker(_ role: String, index: Int, store: String, _ extra: [String] = []) throws -> FleetProcess {
         try FleetProcess(
             name: "\(role)-\(index)",
-            arguments: [role, "--server", serverURL.absoluteString, "--postgres", postgresURL, "--index", "\(index)", "--store", store] + extra
+            arguments: [role, "--server", serverURL.absoluteString, "--index", "\(index)", "--store", store] + extra,
+            environment: [FleetWorkerCommand.postgresVariable: postgresURL]
         )
     }
 

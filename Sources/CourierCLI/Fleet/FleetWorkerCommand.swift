@@ -21,8 +21,9 @@ struct FleetWorkerCommand: AsyncParsableCommand {
     var role: Role
     @Option(help: "The reference server's base URL.")
     var server: String
-    @Option(help: "The PostgreSQL URL.")
-    var postgres: String
+    /// The PostgreSQL URL comes in the environment (`COURIER_POSTGRES_URL`), not the command
+    /// line, where other users could read its password.
+    static let postgresVariable = "COURIER_POSTGRES_URL"
     @Option(help: "This worker's number in the fleet.")
     var index = 0
     @Option(help: "Calls to make (quota, refresh) or resources to read (cache).")
@@ -40,6 +41,9 @@ struct FleetWorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let url = URL(string: server) else { throw ValidationError("not a URL: \(server)") }
+        guard let postgres = ProcessInfo.processInfo.environment[Self.postgresVariable] else {
+            throw ValidationError("\(Self.postgresVariable) names no PostgreSQL URL")
+        }
         let database = try await PostgresDatabase.connect(url: postgres, maximumConnections: 8)
         let transport = AsyncHTTPClientTransport()
         do {
