@@ -60,14 +60,14 @@ public final class PostgresDatabase: Sendable {
     ///   ``PostgresStoreError/Code/databaseMissing``, ``PostgresStoreError/Code/schemaMissing``
     ///   or ``PostgresStoreError/Code/schemaTooNew``.
     public static func connect(
-        url text: String,
+        url: String,
         createsSchema: Bool = true,
         maximumConnections: Int = 20,
         operationTimeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "courier.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> PostgresDatabase {
-        let url = try PostgresDatabaseURL(text)
-        let connection = try await openConnection(url, logger: logger)
+        let parsed = try PostgresDatabaseURL(url)
+        let connection = try await openConnection(parsed, logger: logger)
         do {
             try await PostgresSchema.migrate(on: connection, creating: createsSchema, logger: logger)
         } catch {
@@ -75,8 +75,8 @@ public final class PostgresDatabase: Sendable {
             throw error
         }
         try? await connection.close()
-        let client = PostgresClient(configuration: url.clientConfiguration(maximumConnections: max(2, maximumConnections)), backgroundLogger: logger)
-        return PostgresDatabase(client: client, url: url, logger: logger, operationTimeout: operationTimeout)
+        let client = PostgresClient(configuration: parsed.clientConfiguration(maximumConnections: max(2, maximumConnections)), backgroundLogger: logger)
+        return PostgresDatabase(client: client, url: parsed, logger: logger, operationTimeout: operationTimeout)
     }
 
     /// Closes the pool. Stores made on this database fail with
