@@ -6,16 +6,7 @@ import Testing
 
 @Suite("Many accounts in one client")
 struct AccountSessionsTests {
-    private struct StoredBearer: Authenticator {
-        func refresh(_ credential: Credential) async throws -> Credential {
-            throw CourierError(code: .unauthorized, message: "not renewed")
-        }
-    }
 
-    private struct FleetWrite: Encodable, Sendable {
-        var write: Int
-        var seq: Int
-    }
 
     private func withAccountsClient(
         configure: (inout ClientConfiguration) -> Void = { _ in },

@@ -11,14 +11,17 @@ struct SessionResolver: Sendable {
     /// Whether any session may sign requests.
     var isEmpty: Bool { single == nil && accounts == nil }
 
+    /// The error of a request that names an account in a client without ``AccountSessions``.
+    static let noAccountSessions = CourierError(
+        code: .invalidRequest, message: "the request names an account, and the client has no AccountSessions (ClientConfiguration.accounts)"
+    )
+
     /// The session for a request's options.
     /// - Throws: ``CourierError/Code/invalidRequest`` when the request names an account and
     ///   the client keeps no sessions per account.
     func session(for options: RequestOptions) async throws -> AuthSession? {
         guard let account = options.account else { return single }
-        guard let accounts else {
-            throw CourierError(code: .invalidRequest, message: "the request names an account, and the client has no AccountSessions (ClientConfiguration.accounts)")
-        }
+        guard let accounts else { throw Self.noAccountSessions }
         return await accounts.session(for: account)
     }
 

@@ -416,9 +416,7 @@ public final class APIClient: Sendable {
         let target: RequestTarget
         let body: HTTPBody?
         do {
-            if request.options.account != nil, configuration.accounts == nil {
-                throw CourierError(code: .invalidRequest, message: "the request names an account, and the client has no AccountSessions (ClientConfiguration.accounts)")
-            }
+            if request.options.account != nil, configuration.accounts == nil { throw SessionResolver.noAccountSessions }
             target = try RequestTarget.make(base: base, path: request.path, query: request.query)
             body = try request.body?.makeBody(encoder: request.encoder ?? configuration.encoder)
         } catch let error as CourierError {

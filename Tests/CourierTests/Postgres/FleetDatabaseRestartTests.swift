@@ -8,16 +8,7 @@ import Testing
 /// Its own suite, so its own PostgreSQL: it stops and starts the server under the clients.
 @Suite("PostgreSQL: an outbox across a database restart", .privatePostgres)
 struct FleetDatabaseRestartTests {
-    private struct StoredBearer: Authenticator {
-        func refresh(_ credential: Credential) async throws -> Credential {
-            throw CourierError(code: .unauthorized, message: "not renewed")
-        }
-    }
 
-    private struct FleetWrite: Encodable, Sendable {
-        var write: Int
-        var seq: Int
-    }
 
     @Test func aRestartInTheMiddleOfDeliveriesLosesNothingAppliesNothingTwiceAndNeedsNoNewClient() async throws {
         let postgres = try #require(PrivatePostgres.server)

@@ -5,17 +5,7 @@ import Foundation
 import ReferenceServer
 import Testing
 
-/// Signs with the account's stored bearer token; the fleet origin's account tokens never expire.
-private struct StoredBearer: Authenticator {
-    func refresh(_ credential: Credential) async throws -> Credential {
-        throw CourierError(code: .unauthorized, message: "not renewed")
-    }
-}
 
-private struct FleetWrite: Encodable, Sendable {
-    var write: Int
-    var seq: Int
-}
 
 @Suite("PostgreSQL: an outbox shared by several clients", .privatePostgres)
 struct FleetOutboxTests {
