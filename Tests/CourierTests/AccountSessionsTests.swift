@@ -6,8 +6,6 @@ import Testing
 
 @Suite("Many accounts in one client")
 struct AccountSessionsTests {
-
-
     private func withAccountsClient(
         configure: (inout ClientConfiguration) -> Void = { _ in },
         _ body: (APIClient, AccountSessions, ReferenceServer) async throws -> Void

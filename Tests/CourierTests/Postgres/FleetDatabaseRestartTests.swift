@@ -8,8 +8,6 @@ import Testing
 /// Its own suite, so its own PostgreSQL: it stops and starts the server under the clients.
 @Suite("PostgreSQL: an outbox across a database restart", .privatePostgres)
 struct FleetDatabaseRestartTests {
-
-
     @Test func aRestartInTheMiddleOfDeliveriesLosesNothingAppliesNothingTwiceAndNeedsNoNewClient() async throws {
         let postgres = try #require(PrivatePostgres.server)
         try await withRunningServer { server, url in

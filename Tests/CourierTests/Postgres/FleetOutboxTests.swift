@@ -5,8 +5,6 @@ import Foundation
 import ReferenceServer
 import Testing
 
-
-
 @Suite("PostgreSQL: an outbox shared by several clients", .privatePostgres)
 struct FleetOutboxTests {
     /// A client of the fleet origin that delivers the shared outbox `name`, as every account.
