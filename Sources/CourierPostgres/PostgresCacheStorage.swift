@@ -117,6 +117,7 @@ public final class PostgresCacheStorage: CacheStorage {
         let cost = Int64(payload.count)
         let now = Date()
         try await database.withTransaction("storing in the cache") { [self] connection in
+            try await lockUsage(on: connection)
             try await deleteRows(where: "key_digest = $2 AND vary_digest = $3", [keyDigest, varyDigest], on: connection)
             guard cost <= maxBytes else { return }
             try await connection.query("""
@@ -135,6 +136,7 @@ public final class PostgresCacheStorage: CacheStorage {
     public func remove(_ key: CacheKey) async throws {
         let keyDigest = digest(of: key)
         try await database.withTransaction("removing from the cache") { [self] connection in
+            try await lockUsage(on: connection)
             try await deleteRows(where: "key_digest = $2", [keyDigest], on: connection)
         }
     }
@@ -142,6 +144,7 @@ public final class PostgresCacheStorage: CacheStorage {
     /// Removes every response of one partition, or of all when `nil`.
     public func removeAll(partition: String?) async throws {
         try await database.withTransaction("clearing the cache") { [self] connection in
+            try await lockUsage(on: connection)
             if let partition {
                 try await deleteRows(where: "partition_digest = $2", [sealing.digest(domain: "partition", [partition])], on: connection)
             } else {
@@ -154,6 +157,7 @@ public final class PostgresCacheStorage: CacheStorage {
     public func removeAll(under prefix: String) async throws {
         let prefixDigest = sealing.digest(domain: "prefix", [CachePrefix.normalized(prefix)])
         try await database.withTransaction("invalidating the cache") { [self] connection in
+            try await lockUsage(on: connection)
             try await deleteRows(where: "prefixes @> ARRAY[$2]::text[]", [prefixDigest], on: connection)
         }
     }
@@ -178,6 +182,17 @@ public final class PostgresCacheStorage: CacheStorage {
 
     private func digest(ofVaryValues values: [String: String?]) -> String {
         sealing.digest(domain: "vary", values.sorted { $0.key < $1.key }.flatMap { name, value in [name, value.map { "=" + $0 } ?? "absent"] })
+    }
+
+    /// Takes the cache's usage row (made if missing) for the rest of the transaction, before any
+    /// variant's row: every write to the cache takes its locks in that order, so two processes
+    /// never wait on each other in a cycle, and two stores of the same variant go one after the
+    /// other (the second replaces the first; neither meets the other's row half-written).
+    private func lockUsage(on connection: PostgresConnection) async throws {
+        try await connection.query("""
+            INSERT INTO courier_cache_usage (store, bytes, entries) VALUES (\(name), 0, 0)
+            ON CONFLICT (store) DO UPDATE SET bytes = courier_cache_usage.bytes
+            """, logger: database.logger)
     }
 
     /// Deletes rows matching a condition (whose binds start at `$2`; `$1` is the store) and

@@ -160,24 +160,66 @@ public final class PostgresDatabase: Sendable {
 
 extension PostgresDatabase {
     /// Runs `operation`, failing with ``PostgresStoreError/Code/unreachable`` when it has not
-    /// finished within `limit` (it is cancelled then): while the server is down, the pool waits
-    /// for a connection for as long as it is let.
+    /// finished within `limit`: while the server is down, the pool waits for a connection for as
+    /// long as it is let, and a query on a connection the server dropped can wait longer still.
+    ///
+    /// The operation runs in a task of its own, cancelled at the limit (or when the caller is)
+    /// but not waited for: the caller has its answer at the limit even when the operation does
+    /// not heed cancellation. A cancelled caller gets `CancellationError` (not the database's fault).
     private func bounded<Result: Sendable>(
         _ doing: String, _ limit: Duration, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                // Cancelled (the caller was): that is not the database's fault.
-                try await Task.sleep(for: limit)
-                return nil
+        let answer = OneAnswer<Result>()
+        let work = Task {
+            do { answer.give(.success(try await operation())) } catch { answer.give(.failure(error)) }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            answer.give(.failure(PostgresStoreError(code: .unreachable, message: "\(doing) found no working database connection within \(limit)")))
+        }
+        defer {
+            work.cancel()
+            timer.cancel()
+        }
+        return try await withTaskCancellationHandler {
+            try await answer.value()
+        } onCancel: {
+            answer.give(.failure(CancellationError()))
+        }
+    }
+}
+
+/// The first of several possible answers to one caller: a result, a timeout or a cancellation.
+///
+/// `Sendable`: its state lives in a `Mutex`.
+private final class OneAnswer<Value: Sendable>: Sendable {
+    private enum State {
+        case waiting(CheckedContinuation<Value, any Error>?)
+        case answered(Result<Value, any Error>)
+    }
+
+    private let state = Mutex<State>(.waiting(nil))
+
+    /// Gives the answer, unless one was given already.
+    func give(_ result: Result<Value, any Error>) {
+        let waiter: CheckedContinuation<Value, any Error>? = state.withLock { state in
+            guard case .waiting(let waiter) = state else { return nil }
+            state = .answered(result)
+            return waiter
+        }
+        waiter?.resume(with: result)
+    }
+
+    /// Waits for the answer.
+    func value() async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let given: Result<Value, any Error>? = state.withLock { state in
+                switch state {
+                case .answered(let result): return result
+                case .waiting: state = .waiting(continuation); return nil
+                }
             }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            guard let first else {
-                throw PostgresStoreError(code: .unreachable, message: "\(doing) found no working database connection within \(limit)")
-            }
-            return first
+            if let given { continuation.resume(with: given) }
         }
     }
 }

@@ -55,38 +55,64 @@ extension PostgresQueueStorage {
         return items
     }
 
-    /// Extends this process's leases to `lease` after `now`.
-    public func renewClaims(now: Date) async throws {
+    /// Extends this process's leases to `lease` after `now`; returns the groups it still holds
+    /// (one whose lease ended and that another process claimed is not among them).
+    @discardableResult
+    public func renewClaims(now: Date) async throws -> Set<String> {
         let until = now.addingTimeInterval(lease.timeInterval)
-        try await database.withConnection("renewing the outbox's claims") { [self] connection in
+        let kept = try await database.withConnection("renewing the outbox's claims") { [self] connection in
             try await connection.query("""
                 UPDATE courier_outbox_groups SET leased_until = \(until) WHERE store = \(name) AND leased_by = \(worker)
-                """, logger: database.logger)
+                RETURNING group_key
+                """, logger: database.logger).collect().map { try $0.decode(String.self) }
         }
+        return Set(kept)
     }
 
-    /// Gives back every group this process holds.
+    /// Gives back every group this process holds, and removes the lease rows of those left
+    /// empty (no write, pending or dead-lettered), so that the table does not keep a row for
+    /// every group there ever was.
+    ///
+    /// A row is removed only under the group's advisory lock, taken alone and without waiting:
+    /// a process appending to the group holds it shared until its write is committed, and the
+    /// emptiness is checked after the lock is held, so an append never loses its lease row.
     public func releaseClaims() async throws {
-        try await database.withConnection("giving back the outbox's claims") { [self] connection in
+        try await database.withTransaction("giving back the outbox's claims") { [self] connection in
+            let released = try await connection.query("""
+                UPDATE courier_outbox_groups g SET leased_by = NULL, leased_until = NULL WHERE g.store = \(name) AND g.leased_by = \(worker)
+                RETURNING g.group_key, NOT EXISTS (SELECT 1 FROM courier_outbox o WHERE o.store = g.store AND o.group_key = g.group_key)
+                """, logger: database.logger).collect().map { try $0.decode((String, Bool).self) }
+            var locked: [String] = []
+            for (group, empty) in released where empty {
+                let taken = try await connection.query(
+                    "SELECT pg_try_advisory_xact_lock(hashtextextended(\(groupLockKey(group)), 0))", logger: database.logger
+                ).collect().first?.decode(Bool.self) ?? false
+                if taken { locked.append(group) }
+            }
+            guard !locked.isEmpty else { return }
+            // A statement of its own: it sees every append committed before the locks were taken.
             try await connection.query("""
-                UPDATE courier_outbox_groups SET leased_by = NULL, leased_until = NULL WHERE store = \(name) AND leased_by = \(worker)
+                DELETE FROM courier_outbox_groups g WHERE g.store = \(name) AND g.group_key = ANY(\(locked)) AND g.leased_by IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM courier_outbox o WHERE o.store = g.store AND o.group_key = g.group_key)
                 """, logger: database.logger)
         }
     }
 
     /// The earliest moment a pending write becomes deliverable by this process: its group's
     /// first write's next attempt or, for a group another process holds, the end of its lease.
+    /// A group whose first write a newer Courier wrote is not deliverable here (as in ``claim(now:ignoringBackoff:excluding:limit:)``).
     public func nextDelivery() async throws -> Date? {
         try await database.withConnection("reading the outbox's next delivery") { [self] connection in
             try await connection.query("""
                 WITH heads AS (
-                    SELECT DISTINCT ON (group_key) group_key, next_attempt_at
-                    FROM courier_outbox WHERE store = \(name) AND state = 'pending' AND row_version <= \(PostgresSchema.rowVersion)
+                    SELECT DISTINCT ON (group_key) group_key, next_attempt_at, row_version
+                    FROM courier_outbox WHERE store = \(name) AND state = 'pending'
                     ORDER BY group_key, seq
                 )
                 SELECT min(CASE WHEN g.leased_by IS NOT NULL AND g.leased_by <> \(worker) AND g.leased_until > h.next_attempt_at
                                 THEN g.leased_until ELSE h.next_attempt_at END)
                 FROM heads h JOIN courier_outbox_groups g ON g.store = \(name) AND g.group_key = h.group_key
+                WHERE h.row_version <= \(PostgresSchema.rowVersion)
                 """, logger: database.logger).collect().first?.decode(Date?.self)
         }
     }

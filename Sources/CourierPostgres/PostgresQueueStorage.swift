@@ -28,7 +28,12 @@ import PostgresNIO
 ///   start delivering at once. Their timers cover backoffs and leases.
 /// - **Rows.** A write is stored as it is in memory (secrets removed before it is queued),
 ///   sealed with AES-GCM when an encryption key is given; a row written by a newer Courier
-///   is left alone (neither delivered nor misread).
+///   is left alone (neither delivered nor misread). Its URL is kept beside it as a digest
+///   (keyed by the encryption key when there is one), so that a live write finds the writes
+///   queued to its URL, by any process, without reading the outbox.
+///
+/// Give each ``OfflineQueue`` its own instance: an instance is one claimant, and giving back
+/// its claims gives back all of them.
 ///
 /// `Sendable`: a `final class` whose stored properties are immutable and `Sendable`.
 public final class PostgresQueueStorage: SharedQueueStorage {
@@ -58,7 +63,8 @@ public final class PostgresQueueStorage: SharedQueueStorage {
         self.database = database
         self.name = name
         self.lease = max(lease, .seconds(1))
-        self.sealing = RowSealing(encryptionKey: encryptionKey, digestSecret: Array(UUID().uuidString.utf8))
+        // Without a key the rows hold the URLs as they are: an unkeyed digest hides nothing less.
+        self.sealing = RowSealing(encryptionKey: encryptionKey, digestSecret: Array("courier_outbox".utf8))
         self.feed = ChangeFeed(database: database, channel: Self.channel, payload: name)
     }
 
@@ -67,9 +73,13 @@ public final class PostgresQueueStorage: SharedQueueStorage {
         let sealed = try sealing.seal(item)
         let group = Self.groupKey(of: item)
         try await database.withTransaction("queueing a write") { [self] connection in
+            // Shared with other appends to the group; a process removing the group's empty
+            // lease row takes it alone (see `releaseClaims()`).
+            try await connection.query("SELECT pg_advisory_xact_lock_shared(hashtextextended(\(groupLockKey(group)), 0))", logger: database.logger)
             try await connection.query("""
-                INSERT INTO courier_outbox (store, id, group_key, state, next_attempt_at, row_version, item)
-                VALUES (\(name), \(item.id), \(group), \(item.state.rawValue), \(item.nextAttemptAt), \(PostgresSchema.rowVersion), \(sealed))
+                INSERT INTO courier_outbox (store, id, group_key, state, next_attempt_at, row_version, item, target)
+                VALUES (\(name), \(item.id), \(group), \(item.state.rawValue), \(item.nextAttemptAt), \(PostgresSchema.rowVersion), \(sealed),
+                        \(target(of: item.url)))
                 """, logger: database.logger)
             try await connection.query("""
                 INSERT INTO courier_outbox_groups (store, group_key) VALUES (\(name), \(group)) ON CONFLICT DO NOTHING
@@ -101,6 +111,33 @@ public final class PostgresQueueStorage: SharedQueueStorage {
         try await database.withConnection("removing queued writes") { [self] connection in
             try await connection.query("DELETE FROM courier_outbox WHERE store = \(name) AND id = ANY(\(ids))", logger: database.logger)
         }
+    }
+
+    /// The pending writes to `url`, in the order they were appended (rows a Courier before
+    /// schema version 2 wrote carry no digest of their URL: they are read and compared).
+    public func pendingWrites(to url: String) async throws -> [QueuedRequest] {
+        let rows = try await database.withConnection("reading the outbox's writes to a URL") { [self] connection in
+            try await connection.query("""
+                SELECT row_version, item FROM courier_outbox
+                WHERE store = \(name) AND state = 'pending' AND row_version <= \(PostgresSchema.rowVersion)
+                  AND (target = \(target(of: url)) OR target IS NULL)
+                ORDER BY seq
+                """, logger: database.logger).collect()
+        }
+        return try rows.map { row in
+            let (version, stored) = try row.decode((Int, Data).self)
+            return try sealing.open(QueuedRequest.self, from: stored, rowVersion: version, table: Self.table)
+        }.filter { $0.url == url }
+    }
+
+    /// The digest a write's URL is found by.
+    func target(of url: String) -> String {
+        sealing.digest(domain: "outbox.target", [name, url])
+    }
+
+    /// The advisory lock that keeps a group's lease row while a write is appended to it.
+    func groupLockKey(_ group: String) -> String {
+        "courier_outbox_group\u{1F}" + name + "\u{1F}" + group
     }
 
     /// Every write, pending and dead-lettered, in the order they were appended; rows written

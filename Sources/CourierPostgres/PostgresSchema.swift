@@ -6,7 +6,8 @@ import PostgresNIO
 /// - `courier_schema`: one row, the version the tables are at.
 /// - `courier_outbox`: the outbox's writes, one row each (``PostgresQueueStorage``). `seq`
 ///   orders them; `group_key` is the account and named queue they are delivered in order within;
-///   `item` is the encoded write. `courier_outbox_groups` holds each group's lease.
+///   `item` is the encoded write; `target` a keyed digest of its URL (from version 2).
+///   `courier_outbox_groups` holds each group's lease.
 /// - `courier_cache`: the shared HTTP cache's variants (``PostgresCacheStorage``), found by
 ///   keyed digests (`key_digest`, `vary_digest`, `partition_digest`, and `prefixes` for
 ///   collection invalidation); `courier_cache_usage` keeps each cache's byte count exact in the
@@ -90,6 +91,12 @@ enum PostgresSchema {
                 PRIMARY KEY (store, key)
             )
             """,
+        ],
+        // 2: a write's URL as a keyed digest, so that a live write finds the queued writes to
+        // its URL without reading the outbox (rows from version 1 have none, and are read).
+        [
+            "ALTER TABLE courier_outbox ADD COLUMN target text",
+            "CREATE INDEX courier_outbox_target ON courier_outbox (store, target) WHERE state = 'pending'",
         ],
     ]
 

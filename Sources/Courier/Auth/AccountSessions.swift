@@ -34,7 +34,7 @@ public actor AccountSessions {
     private var sessions: [String: AuthSession] = [:]
     /// Accounts by last use, oldest first.
     private var recency: [String] = []
-    private nonisolated let changes = EventBroadcast<Void>()
+    private nonisolated let changes = EventBroadcast<String>()
 
     /// Makes the sessions of a client.
     /// - Parameters:
@@ -65,7 +65,9 @@ public actor AccountSessions {
             }
             return session
         }
-        let session = AuthSession(authenticator: authenticator, store: makeStore(account), clock: clock)
+        let session = AuthSession(
+            authenticator: authenticator, store: makeStore(account), clock: clock, announce: { [changes] in changes.publish(account) }
+        )
         sessions[account] = session
         recency.append(account)
         if recency.count > capacity { sessions[recency.removeFirst()] = nil }
@@ -80,7 +82,6 @@ public actor AccountSessions {
         var credential = credential
         if credential.accountID == nil { credential.accountID = account }
         try await session(for: account).signIn(credential)
-        changes.publish(())
     }
 
     /// Signs an account out: forgets its credential here and in its store.
@@ -95,8 +96,9 @@ public actor AccountSessions {
         (try? await session(for: account).credential) != nil
     }
 
-    /// Yields each time an account signs in through ``signIn(_:account:)``.
-    nonisolated func credentialChanges() -> AsyncStream<Void> {
+    /// Yields an account each time a new credential comes into force for it: a sign-in, a
+    /// refresh, or one another process saved in its shared store.
+    nonisolated func credentialChanges() -> AsyncStream<String> {
         changes.stream()
     }
 }

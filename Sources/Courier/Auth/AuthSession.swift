@@ -13,6 +13,9 @@ import Synchronization
 /// - A refresh the server refuses fails every waiting request with
 ///   ``CourierError/Code/unauthorized``, and later requests fail at once until ``signIn(_:)``.
 /// - More than three refreshes within 30 seconds stop with a loop error.
+/// - With a store other processes share (a ``CoordinatedCredentialStore``), a session that has
+///   no usable credential (never signed in, signed out, or refused) reads the store again, at
+///   most once a second, so that a sign-in another process made is used here too.
 /// - Signing out or signing in (as anyone) starts a new *generation*: a refresh that was under
 ///   way finishes into nothing (it neither saves its credential nor marks the new user failed),
 ///   and a request rejected with a credential of an earlier generation is not replayed: a 401
@@ -40,7 +43,15 @@ public actor AuthSession {
     /// The store's writes, one after another in the order the session made them, so that a
     /// refreshed credential saved just before a sign-out can never land after its `clear()`.
     private var storeWrites: Task<Void, Never>?
+    /// How many of the session's store writes have not ended: a store being written is not read back.
+    private var storeWritesUnderWay = 0
+    /// When a shared store was last read for want of a usable credential.
+    private var sharedStoreReadAt: Date?
+    /// How long a shared store's "no usable credential" holds before it is read again.
+    static let sharedStoreRereadInterval: TimeInterval = 1
     private nonisolated let changes = EventBroadcast<Void>()
+    /// Told of every new credential too: ``AccountSessions`` names the account to the offline queue.
+    private nonisolated let announce: (@Sendable () -> Void)?
 
     /// Makes a session.
     /// - Parameters:
@@ -56,10 +67,19 @@ public actor AuthSession {
         maxRefreshes: Int = 3,
         loopWindow: Duration = .seconds(30)
     ) {
+        self.init(authenticator: authenticator, store: store, clock: clock, maxRefreshes: maxRefreshes, loopWindow: loopWindow, announce: nil)
+    }
+
+    /// Makes a session that also calls `announce` whenever a new credential comes into force.
+    init(
+        authenticator: any Authenticator, store: any CredentialStore, clock: any CourierClock,
+        maxRefreshes: Int = 3, loopWindow: Duration = .seconds(30), announce: (@Sendable () -> Void)?
+    ) {
         self.authenticator = authenticator
         self.store = store
         self.clock = clock
         self.state = RefreshCoordinatorState(credential: nil, maxRefreshes: maxRefreshes, loopWindow: loopWindow)
+        self.announce = announce
     }
 
     /// The credential in force, loading it from the store on first use.
@@ -70,8 +90,9 @@ public actor AuthSession {
         }
     }
 
-    /// Yields each time a new credential comes into force: a sign-in or a refresh. The offline
-    /// queue listens, to deliver writes it held back for want of a credential.
+    /// Yields each time a new credential comes into force: a sign-in, a refresh, or one another
+    /// process saved in a shared store. The offline queue listens, to deliver writes it held
+    /// back for want of a credential.
     public nonisolated func credentialChanges() -> AsyncStream<Void> {
         changes.stream()
     }
@@ -83,7 +104,7 @@ public actor AuthSession {
         loaded = true
         startGeneration(with: credential)
         state.signedIn(credential)
-        changes.publish(())
+        announceChange()
     }
 
     /// Forgets the credential, here and in the store. Requests fail as unauthorized until
@@ -122,7 +143,14 @@ public actor AuthSession {
             do { return .success(try await write()) } catch { return .failure(error) }
         }
         storeWrites = Task { _ = await task.value }
+        storeWritesUnderWay += 1
+        defer { storeWritesUnderWay -= 1 }
         try await task.value.get()
+    }
+
+    private func announceChange() {
+        changes.publish(())
+        announce?()
     }
 
     private func startGeneration(with credential: Credential?) {
@@ -134,7 +162,7 @@ public actor AuthSession {
     private func remember(_ credential: Credential) {
         generationTokens.append(credential.accessToken)
         if generationTokens.count > Self.rememberedTokens { generationTokens.removeFirst() }
-        changes.publish(())
+        announceChange()
     }
 
     private func changedGeneration() -> CourierError {
@@ -142,14 +170,35 @@ public actor AuthSession {
     }
 
     private func loadIfNeeded() async throws {
-        guard !loaded else { return }
+        guard !loaded else { return await rereadSharedStoreIfNeeded() }
         let stored = try await store.load()
         guard !loaded else { return }
         loaded = true
         if let stored {
             startGeneration(with: stored)
             state.signedIn(stored)
+        } else if store is any CoordinatedCredentialStore {
+            sharedStoreReadAt = clock.date
         }
+    }
+
+    /// Reads a shared store again when this session has nothing to sign with (no credential, or
+    /// one refused or signed out), at most once per ``sharedStoreRereadInterval``: another
+    /// process may have signed the account in since. A store that cannot be read now leaves
+    /// the session as it was (the request fails as unauthorized, as it would have).
+    private func rereadSharedStoreIfNeeded() async {
+        guard store is any CoordinatedCredentialStore, state.credential == nil || state.hasFailed,
+              refreshTask == nil, storeWritesUnderWay == 0 else { return }
+        let now = clock.date
+        if let read = sharedStoreReadAt, now.timeIntervalSince(read) < Self.sharedStoreRereadInterval, now >= read { return }
+        sharedStoreReadAt = now
+        let started = generation
+        guard let stored = try? await store.load() else { return }
+        // A sign-in or sign-out here while the store was read: that one stands.
+        guard generation == started, storeWritesUnderWay == 0, stored.accessToken != state.credential?.accessToken || state.credential == nil else { return }
+        startGeneration(with: stored)
+        state.signedIn(stored)
+        announceChange()
     }
 
     private func perform(_ action: RefreshCoordinatorState.Action) async throws -> Credential {

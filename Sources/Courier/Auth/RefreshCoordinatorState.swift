@@ -50,6 +50,12 @@ public struct RefreshCoordinatorState: Sendable {
         self.loopWindow = loopWindow
     }
 
+    /// Whether requests fail at once: the last refresh was refused, or the user signed out.
+    public var hasFailed: Bool {
+        if case .failed = phase { return true }
+        return false
+    }
+
     /// Whether a refresh is running.
     public var isRefreshing: Bool {
         if case .refreshing = phase { return true }

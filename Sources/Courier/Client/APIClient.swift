@@ -118,11 +118,13 @@ public final class APIClient: Sendable {
                     scoped.credentialScope = credentialScope
                     return try await entry(request, body, scoped)
                 }
-                let credentialChanges = accounts?.credentialChanges() ?? auth?.credentialChanges()
+                // With sessions per account, which account has a new credential.
+                let accountChanges = accounts?.credentialChanges()
+                let credentialChanges = accounts == nil ? auth?.credentialChanges() : nil
                 Task {
                     await queue.attach(
                         sender: sender, connectivity: connectivity, account: currentAccount, credentialChanges: credentialChanges,
-                        deliversAsOwner: accounts != nil
+                        accountChanges: accountChanges, deliversAsOwner: accounts != nil
                     )
                 }
             }

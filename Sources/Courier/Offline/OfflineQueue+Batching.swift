@@ -80,7 +80,7 @@ extension OfflineQueue {
                 forceRequested = true
                 return false
             }
-            isWaitingForSignIn = true
+            waitForSignIn(as: first.account)
             observers.publish(.failed(id: first.id, error: failure ?? CourierError(code: .unauthorized, message: Self.statusText(outcome)), attempts: first.attempts))
             return false
         case .retry(let at):

@@ -60,7 +60,7 @@ extension OfflineQueue {
                 forceRequested = true
                 return false
             }
-            isWaitingForSignIn = true
+            waitForSignIn(as: item.account)
             observers.publish(.failed(id: item.id, error: failure ?? CourierError(code: .unauthorized, message: Self.statusText(outcome)), attempts: item.attempts))
             return false
         case .retry(let at):
@@ -81,6 +81,16 @@ extension OfflineQueue {
             try? await storage.update(item)
             observers.publish(.deadLettered(id: item.id, reason: reason))
             return true
+        }
+    }
+
+    /// A replay of `account`'s write was refused for want of a credential: with sessions per
+    /// account, that account's writes wait for a new one; otherwise the whole queue waits.
+    func waitForSignIn(as account: String?) {
+        if deliversAsOwner {
+            accountsWaitingForSignIn.insert(account ?? "")
+        } else {
+            isWaitingForSignIn = true
         }
     }
 }

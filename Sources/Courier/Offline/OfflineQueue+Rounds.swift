@@ -11,10 +11,15 @@ extension OfflineQueue {
     func deliverClaimed(from shared: any SharedQueueStorage, ignoringBackoff: Bool) async {
         var heldBack = Set<String>()
         while !Task.isCancelled, !isWaitingForSignIn {
-            guard let claimed = try? await shared.claim(now: clock.date, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),
+            let claimedAt = clock.date
+            guard let claimed = try? await shared.claim(now: claimedAt, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),
                   !claimed.isEmpty else { return }
             let removed = Set(delivered)
-            let (progress, held) = await deliver(claimed.filter { !removed.contains($0.id) }, ignoringBackoff: ignoringBackoff, renewing: shared)
+            // Renewed in the background for as long as the writes take, however long one of them does.
+            let lease = ClaimLease(groups: Set(claimed.map { type(of: shared).groupKey(of: $0) }), claimedAt: claimedAt, duration: shared.lease)
+            let renewal = Task { [clock] in await lease.keepRenewed(in: shared, clock: clock) }
+            let (progress, held) = await deliver(claimed.filter { !removed.contains($0.id) }, ignoringBackoff: ignoringBackoff, lease: lease)
+            renewal.cancel()
             heldBack.formUnion(held)
             await flushDelivered()
             // Given back even when removing failed: the writes stay pending, and are delivered
@@ -32,14 +37,13 @@ extension OfflineQueue {
     /// and what was held back.
     @discardableResult
     func deliver(
-        _ items: [QueuedRequest], ignoringBackoff: Bool, renewing shared: (any SharedQueueStorage)? = nil
+        _ items: [QueuedRequest], ignoringBackoff: Bool, lease: ClaimLease? = nil
     ) async -> (progress: Int, heldBack: Set<String>) {
         guard let sender else { return (0, []) }
         var mayDeliver: [String: Bool] = [:]
         var heldBack = Set<String>()
         var batched = Set<String>()
         var progress = 0
-        var renewedAt = clock.date
         for item in items where item.state == .pending && !heldBack.contains(heldBackKey(item)) && !batched.contains(item.id) {
             if let owner = item.account {
                 let allowed: Bool
@@ -58,14 +62,20 @@ extension OfflineQueue {
                     continue
                 }
             }
+            if deliversAsOwner, accountsWaitingForSignIn.contains(item.account ?? "") {
+                // Refused for want of a credential: its account's writes wait for a new one.
+                heldBack.insert(heldBackKey(item))
+                continue
+            }
             if !ignoringBackoff && item.nextAttemptAt > clock.date {
                 heldBack.insert(heldBackKey(item))
                 continue
             }
             if Task.isCancelled { return (progress, heldBack) }
-            if let shared, clock.date.timeIntervalSince(renewedAt) > shared.lease.timeInterval / 3 {
-                try? await shared.renewClaims(now: clock.date)
-                renewedAt = clock.date
+            if let lease, !lease.holds(heldBackKey(item), at: clock.date) {
+                // Its lease ran out (another process may deliver it now): left to that one.
+                heldBack.insert(heldBackKey(item))
+                continue
             }
             let batch = batch(startingWith: item, in: items, ignoringBackoff: ignoringBackoff)
             let went: Bool
@@ -88,8 +98,9 @@ extension OfflineQueue {
     }
 
     /// What a write that cannot go holds back: the rest of its named queue; in a shared
-    /// storage, which keeps order per account, the rest of its account's writes in it.
+    /// storage, or with sessions per account (``deliversAsOwner``), which keep order per
+    /// account, the rest of its account's writes in it.
     func heldBackKey(_ item: QueuedRequest) -> String {
-        storage is any SharedQueueStorage ? item.queue + "\u{1F}" + (item.account ?? "") : item.queue
+        storage is any SharedQueueStorage || deliversAsOwner ? item.queue + "\u{1F}" + (item.account ?? "") : item.queue
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 /// Hooks for tests, which wait on the queue's state instead of polling it. Their state
 /// (``conditionWatches``) is empty outside tests, so the queue only checks that it is.
 extension OfflineQueue {
@@ -46,4 +47,9 @@ extension OfflineQueue {
             watch.continuation.resume()
         }
     }
+}
+
+extension OfflineQueue {
+    /// When the queue's timer will next run a round, if one is set (for tests).
+    var scheduledWakeup: Date? { wakeup == nil ? nil : wakeupAt }
 }

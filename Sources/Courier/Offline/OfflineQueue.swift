@@ -49,8 +49,12 @@ import Synchronization
 /// A replay the server answers with 401 (after the auth stage's refresh, if there is one,
 /// failed too), or one that finds no credential, is not dead-lettered: it stays pending, the
 /// attempt does not count, and the whole queue waits for a credential. It goes on when the
-/// client's ``AuthSession`` signs in or refreshes, or when the app calls ``replay()``. A 409
-/// (the server still works on the same `Idempotency-Key`) is tried again after the backoff.
+/// client's ``AuthSession`` signs in or refreshes, or when the app calls ``replay()``. In a
+/// client with ``AccountSessions`` only that account's writes wait, until that account has a
+/// new credential: one revoked account does not stop the others. (In such a client, order is
+/// kept per account within a named queue: a write that cannot go holds back its account's
+/// writes behind it, not other accounts'.) A 409 (the server still works on the same `Idempotency-Key`) is
+/// tried again after the backoff.
 ///
 /// ## Order with live writes
 /// A write sent through the client to a URL that has a write waiting here (one its account
@@ -109,12 +113,15 @@ public actor OfflineQueue {
     /// Tests waiting in ``waitUntil(_:)``, by id; always empty outside tests.
     var conditionWatches: [Int: (condition: TestCondition, continuation: CheckedContinuation<Void, Never>)] = [:]
     var nextConditionWatch = 0
-    private var wakeup: Task<Void, Never>?
-    private var wakeupAt: Date?
+    var wakeup: Task<Void, Never>?
+    var wakeupAt: Date?
     private var connectivityWatch: Task<Void, Never>?
     private var credentialWatch: Task<Void, Never>?
     /// Whether a replay was refused for want of a credential: nothing is sent until one comes.
     var isWaitingForSignIn = false
+    /// With sessions per account (``deliversAsOwner``), the accounts whose replay was refused
+    /// for want of a credential (`""` for writes that name none): their writes wait for a new one.
+    var accountsWaitingForSignIn = Set<String>()
     /// Whether a client has attached the queue and its start-up round is over (for tests).
     var isAttached: Bool { hasDeliveredStartupRound }
     private var hasDeliveredStartupRound = false
@@ -222,6 +229,7 @@ public actor OfflineQueue {
     /// wait for sign-in (see "Sign-in trouble"): call it after the user signs in again.
     public func replay() async {
         isWaitingForSignIn = false
+        accountsWaitingForSignIn.removeAll()
         await run(force: true)
     }
 
@@ -231,7 +239,7 @@ public actor OfflineQueue {
     /// and follows connectivity.
     func attach(
         sender: @escaping Sender, connectivity: ConnectivityMonitor?, account: AccountSource? = nil,
-        credentialChanges: AsyncStream<Void>? = nil, deliversAsOwner: Bool = false
+        credentialChanges: AsyncStream<Void>? = nil, accountChanges: AsyncStream<String>? = nil, deliversAsOwner: Bool = false
     ) async {
         self.sender = sender
         self.mayDeliverAs = account
@@ -250,6 +258,10 @@ public actor OfflineQueue {
             credentialWatch = Task { [weak self] in
                 for await _ in credentialChanges { await self?.credentialArrived() }
             }
+        } else if let accountChanges {
+            credentialWatch = Task { [weak self] in
+                for await account in accountChanges { await self?.credentialArrived(for: account) }
+            }
         }
         connectivityWatch?.cancel()
         if let connectivity {
@@ -266,16 +278,35 @@ public actor OfflineQueue {
         resumeConditionWatches()
     }
 
-    /// A new credential is in force: a queue waiting for one goes on.
+    /// A new credential is in force: a queue waiting for one goes on, and writes kept for an
+    /// account that was not signed in are looked at again (no timer is set for them).
     private func credentialArrived() async {
         credentialGeneration &+= 1
-        guard isWaitingForSignIn else { return }
+        let wasWaiting = isWaitingForSignIn
         isWaitingForSignIn = false
-        await run(force: true)
+        await run(force: wasWaiting)
     }
 
-    /// The pending writes to `url`, oldest first: each one's account and named queue.
-    func pendingWrites(to url: String) async -> [(account: String?, queue: String)] {
+    /// An account has a new credential: its writes, if they wait for one, go on. (A shared
+    /// storage's writes are looked at every second anyway; a local one's have no timer while
+    /// their account cannot deliver.)
+    private func credentialArrived(for account: String) async {
+        credentialGeneration &+= 1
+        let wasWaiting = accountsWaitingForSignIn.remove(account) != nil
+        guard wasWaiting || !(storage is any SharedQueueStorage) else { return }
+        await run(force: wasWaiting)
+    }
+
+    /// The pending writes to `url`, oldest first: each one's account and named queue. A shared
+    /// storage is asked each time (other processes queue and deliver too); a local one's are
+    /// kept in an index.
+    /// - Throws: The shared storage's error when it cannot be read.
+    func pendingWrites(to url: String) async throws -> [(account: String?, queue: String)] {
+        if let shared = storage as? any SharedQueueStorage {
+            let writes = try await shared.pendingWrites(to: url)
+            let removed = Set(delivered)
+            return writes.filter { !removed.contains($0.id) }.map { ($0.account, $0.queue) }
+        }
         if pendingIndex == nil {
             let generation = pendingGeneration
             guard let stored = try? await storage.items() else { return [] }
@@ -419,9 +450,27 @@ public actor OfflineQueue {
         }
         guard let stored = try? await storage.items() else { return }
         let removed = Set(delivered)
-        let items = stored.filter { !removed.contains($0.id) }
         wakeupAt = nil
-        if let next = items.filter({ $0.state == .pending }).map(\.nextAttemptAt).min() { scheduleWakeup(at: next) }
+        if let next = await nextDue(in: stored.filter { !removed.contains($0.id) }) { scheduleWakeup(at: next) }
+    }
+
+    /// When the next write among `items` becomes due that a timer can deliver: only the first
+    /// pending write of each named queue (or account's, see ``heldBackKey(_:)``) counts, as the
+    /// others wait for it, and not when its account cannot deliver now (a sign-in or
+    /// ``replay()`` wakes the queue for it), or a timer would fire again at once, in a loop.
+    private func nextDue(in items: [QueuedRequest]) async -> Date? {
+        var seenQueues = Set<String>()
+        var mayDeliver: [String: Bool] = [:]
+        var next: Date?
+        for item in items where item.state == .pending && seenQueues.insert(heldBackKey(item)).inserted {
+            if deliversAsOwner, accountsWaitingForSignIn.contains(item.account ?? "") { continue }
+            if let owner = item.account {
+                if mayDeliver[owner] == nil { mayDeliver[owner] = await mayDeliverAs?(owner) ?? false }
+                if mayDeliver[owner] != true { continue }
+            }
+            next = min(next ?? item.nextAttemptAt, item.nextAttemptAt)
+        }
+        return next
     }
 
     /// Makes sure a replay runs at `date` (or earlier, if one is already set for earlier).
@@ -432,7 +481,17 @@ public actor OfflineQueue {
         let deadline = clock.now.advanced(by: .clampedSeconds(date.timeIntervalSince(clock.date)))
         wakeup = Task { [weak self, clock] in
             do { try await clock.sleep(until: deadline) } catch { return }
-            await self?.run(force: false)
+            await self?.wakeupFired()
         }
+    }
+
+    /// A timer's round. Its task is forgotten first, so that a timer set during the round does
+    /// not cancel the task the round runs in (a cancelled round stops short). A timer cancelled
+    /// between its end and here has been replaced by an earlier one, which does the round.
+    private func wakeupFired() async {
+        guard !Task.isCancelled else { return }
+        wakeup = nil
+        wakeupAt = nil
+        await run(force: false)
     }
 }

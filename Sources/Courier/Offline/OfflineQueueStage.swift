@@ -27,10 +27,10 @@ struct OfflineQueueStage: Middleware {
         guard Self.writes.contains(request.method) else { return try await next(request, body, context) }
         var queueAhead: String?
         var waitsInSeveralQueues = false
-        if !(await queuesAhead(of: request, context: context)).isEmpty {
+        if !(try await queuesAhead(of: request, context: context)).isEmpty {
             // Deliver what waits first; if it still cannot go, this write may not go either.
             await queue.deliverAhead()
-            let queues = await queuesAhead(of: request, context: context)
+            let queues = try await queuesAhead(of: request, context: context)
             queueAhead = queues.last
             waitsInSeveralQueues = Set(queues).count > 1
         }
@@ -78,10 +78,20 @@ struct OfflineQueueStage: Middleware {
     }
 
     /// The named queues holding writes to this request's URL that its account may deliver.
-    private func queuesAhead(of request: HTTPRequest, context: RequestContext) async -> [String] {
-        let waiting = await queue.pendingWrites(to: CacheStage.url(of: request))
+    /// - Throws: ``CourierError/Code/storageFailed`` when a shared outbox cannot be read: the
+    ///   write is not sent, as it might overtake one queued by another process.
+    private func queuesAhead(of request: HTTPRequest, context: RequestContext) async throws -> [String] {
+        let waiting: [(account: String?, queue: String)]
+        do {
+            waiting = try await queue.pendingWrites(to: CacheStage.url(of: request))
+        } catch {
+            throw CourierError(
+                code: .storageFailed, message: "the outbox could not be read to keep this write behind queued ones; it was neither sent nor queued",
+                underlying: error
+            )
+        }
         guard !waiting.isEmpty else { return [] }
-        let account = context.options.requiresAuth ? await auth.credential(for: context.options)?.accountID : nil
+        let account = await owner(of: context)
         return waiting.filter { $0.account == nil || $0.account == account }.map(\.queue)
     }
 

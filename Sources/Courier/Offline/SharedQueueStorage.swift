@@ -19,8 +19,14 @@ public protocol SharedQueueStorage: QueueStorage {
     ///   - limit: The most writes to return.
     func claim(now: Date, ignoringBackoff: Bool, excluding: Set<String>, limit: Int) async throws -> [QueuedRequest]
 
-    /// Extends this process's leases to `lease` after `now`.
-    func renewClaims(now: Date) async throws
+    /// Extends this process's leases to `lease` after `now`, and returns the groups
+    /// (``groupKey(of:)``) it still holds: a group whose lease ended meanwhile and that another
+    /// process claimed is not among them, and this process must not deliver from it any more.
+    @discardableResult
+    func renewClaims(now: Date) async throws -> Set<String>
+
+    /// The pending writes to `url`, in order (for a live write, which must not overtake them).
+    func pendingWrites(to url: String) async throws -> [QueuedRequest]
 
     /// Gives back every group this process holds.
     func releaseClaims() async throws

@@ -114,4 +114,28 @@ struct PostgresCacheStorageTests {
             #expect(try await storage.variants(for: key).isEmpty)
         }
     }
+
+    @Test func processesStoringTheSameVariantAtOnceReplaceItWithoutAFailure() async throws {
+        try await PrivatePostgres.withDatabase { database, url in
+            let other = try await PostgresDatabase.connect(url: url)
+            let one = try await PostgresCacheStorage(database: database)
+            let two = try await PostgresCacheStorage(database: other)
+            let key = CacheKey(method: "GET", url: "https://api.example.com/api/radars/1", partition: "alice")
+            let stored = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<16 {
+                    let storage = index.isMultiple(of: 2) ? one : two
+                    group.addTask { (try? await storage.store(response("answer \(index % 10)"), for: key)) != nil }
+                    // Invalidations and evictions of other rows take the same locks in the same order.
+                    group.addTask { (try? await storage.removeAll(under: "https://api.example.com/api/other")) != nil }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            let variants = try await one.variants(for: key)
+            let usage = try await two.usage()
+            await other.shutdown()
+            #expect(stored.allSatisfy { $0 }, "no store or invalidation failed (no duplicate key, no deadlock)")
+            #expect(variants.count == 1)
+            #expect(usage.entries == 1)
+        }
+    }
 }

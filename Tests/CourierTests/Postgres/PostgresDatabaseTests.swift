@@ -22,9 +22,18 @@ struct PostgresDatabaseTests {
         #expect(await failure("postgres://user@localhost/db?sslmode=sometimes")?.code == .invalidURL)
     }
 
-    @Test func aServerThatIsNotThereFailsAsUnreachableWithoutThePassword() async throws {
+    @Test func aServerThatIsNotThereFailsAsUnreachable() async throws {
         let error = try #require(await failure("postgres://courier:s3cret-pass@localhost/db?host=/tmp/courier-no-such-folder"))
         #expect(error.code == .unreachable)
+        #expect(!error.description.contains("s3cret-pass"))
+    }
+
+    @Test func anErrorThatShowsTheURLLeavesItsPasswordOut() async throws {
+        // The message names the URL (its user and database show), with the password replaced.
+        let error = try #require(await failure("postgres://courier:s3cret-pass@/clinic_db"))
+        #expect(error.code == .invalidURL)
+        #expect(error.description.contains("courier"))
+        #expect(error.description.contains("clinic_db"))
         #expect(!error.description.contains("s3cret-pass"))
     }
 

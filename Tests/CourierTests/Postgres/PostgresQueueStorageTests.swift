@@ -1,4 +1,5 @@
 import Courier
+import Crypto
 @testable import CourierPostgres
 import Foundation
 import PostgresNIO
@@ -110,6 +111,101 @@ struct PostgresQueueStorageTests {
             await other.shutdown()
             #expect(listens)
             #expect(woke)
+        }
+    }
+
+    @Test func aProcessWhoseLeaseRanOutLearnsAtRenewalThatAnotherTookTheGroup() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            let one = PostgresQueueStorage(database: database, lease: .seconds(30))
+            let two = PostgresQueueStorage(database: database, lease: .seconds(30))
+            try await one.append(write(0, account: "alice"))
+            try await one.append(write(1, account: "bob"))
+            #expect(try await one.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100).count == 2)
+            #expect(try await one.renewClaims(now: start.addingTimeInterval(10)) == ["default\u{1F}alice", "default\u{1F}bob"])
+            // One stalls past its lease (renewed at +10, so held to +40); two takes both groups.
+            #expect(try await two.claim(now: start.addingTimeInterval(41), ignoringBackoff: false, excluding: [], limit: 100).count == 2)
+            #expect(try await one.renewClaims(now: start.addingTimeInterval(42)).isEmpty, "one must not deliver from them any more")
+            #expect(try await two.renewClaims(now: start.addingTimeInterval(42)) == ["default\u{1F}alice", "default\u{1F}bob"])
+        }
+    }
+
+    @Test func anotherProcessesQueuedWritesToAURLAreFoundByTheURLsDigest() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            let key = SymmetricKey(size: .bits256)
+            let one = PostgresQueueStorage(database: database, encryptionKey: key)
+            let two = PostgresQueueStorage(database: database, encryptionKey: key)
+            var elsewhere = write(1, account: "a")
+            elsewhere.url = "https://api.example.com/other"
+            try await one.append(write(0, account: "a"))
+            try await one.append(elsewhere)
+            try await one.append(write(2, account: "b"))
+            #expect(try await two.pendingWrites(to: "https://api.example.com/writes").map(\.id) == ["w0", "w2"])
+            #expect(try await two.pendingWrites(to: "https://api.example.com/other").map(\.id) == ["w1"])
+            let targets = try await database.withConnection("test") { connection in
+                try await connection.query("SELECT target FROM courier_outbox", logger: database.logger).collect().map { try $0.decode(String.self) }
+            }
+            #expect(targets.allSatisfy { !$0.contains("example") }, "the URL is not kept in the clear beside a sealed write")
+            // A row a Courier before schema version 2 wrote has no digest: it is still found.
+            try await database.withConnection("test") { connection in
+                try await connection.query("UPDATE courier_outbox SET target = NULL WHERE id = 'w1'", logger: database.logger)
+            }
+            #expect(try await two.pendingWrites(to: "https://api.example.com/other").map(\.id) == ["w1"])
+            #expect(try await two.pendingWrites(to: "https://api.example.com/writes").map(\.id) == ["w0", "w2"])
+            try await one.remove(ids: ["w0"])
+            #expect(try await two.pendingWrites(to: "https://api.example.com/writes").map(\.id) == ["w2"])
+        }
+    }
+
+    @Test func aGroupsLeaseRowGoesWithItsLastWriteAndComesBackWithTheNext() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            let storage = PostgresQueueStorage(database: database)
+            let groupRows = {
+                try await database.withConnection("test") { connection in
+                    try await connection.query("SELECT count(*) FROM courier_outbox_groups", logger: database.logger).collect().first?.decode(Int.self) ?? -1
+                }
+            }
+            try await storage.append(write(0, account: "a"))
+            try await storage.append(write(1, account: "b"))
+            #expect(try await storage.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100).count == 2)
+            try await storage.remove(ids: ["w0"])
+            try await storage.releaseClaims()
+            #expect(try await groupRows() == 1, "a's row went with its last write; b's stays while b has one")
+            try await storage.append(write(2, account: "a"))
+            #expect(try await storage.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100).map(\.id) == ["w1", "w2"])
+        }
+    }
+
+    @Test func appendsRacingTheRemovalOfTheirGroupsLeaseRowAreAllClaimable() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            let remover = PostgresQueueStorage(database: database)
+            let appender = PostgresQueueStorage(database: database)
+            for round in 0..<20 {
+                try await remover.append(write(1_000 + round, account: "a"))
+                _ = try await remover.claim(now: start, ignoringBackoff: true, excluding: [], limit: 100)
+                try await remover.remove(ids: ["w\(1_000 + round)"])
+                // The group is empty when the release starts; a write is appended to it meanwhile.
+                async let released: Void = remover.releaseClaims()
+                async let appended: Void = appender.append(write(round, account: "a"))
+                _ = try await (released, appended)
+                #expect(try await appender.claim(now: start, ignoringBackoff: true, excluding: [], limit: 100).map(\.id) == ["w\(round)"])
+                try await appender.remove(ids: ["w\(round)"])
+                try await appender.releaseClaims()
+            }
+        }
+    }
+
+    @Test func aGroupWhoseFirstWriteIsANewerCouriersIsNotDueHere() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            let storage = PostgresQueueStorage(database: database)
+            try await storage.append(write(0, account: "a"))
+            var second = write(1, account: "a")
+            second.nextAttemptAt = start.addingTimeInterval(50)
+            try await storage.append(second)
+            try await database.withConnection("test") { connection in
+                try await connection.query("UPDATE courier_outbox SET row_version = 99 WHERE id = 'w0'", logger: database.logger)
+            }
+            #expect(try await storage.claim(now: start.addingTimeInterval(60), ignoringBackoff: false, excluding: [], limit: 100).isEmpty)
+            #expect(try await storage.nextDelivery() == nil, "claim would not take the group at any time: no wake-up for it")
         }
     }
 }

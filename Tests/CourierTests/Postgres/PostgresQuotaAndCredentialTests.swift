@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 @testable import CourierPostgres
 import Crypto
 import Foundation
@@ -124,6 +125,47 @@ struct PostgresQuotaAndCredentialTests {
             #expect(provider.uses(of: "r0") == 1)
             #expect(tokens == ["a1"])
             #expect(try await PostgresCredentialStore(database: database, account: "athlete").stored()?.version == 2)
+        }
+    }
+}
+
+extension PostgresQuotaAndCredentialTests {
+    @Test func aSignInByAnotherProcessReachesASessionThatHadNoCredential() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            let clock = ManualClock()
+            let session = AuthSession(
+                authenticator: RotatingAuthenticator(provider: RotatingTokenProvider(refreshToken: "r0")),
+                store: PostgresCredentialStore(database: database, account: "athlete"), clock: clock
+            )
+            let changes = EventCounter()
+            let stream = session.credentialChanges()
+            let relay = Task { for await _ in stream { changes.record() } }
+            defer { relay.cancel() }
+            await #expect { try await session.credentialForRequest() } throws: { ($0 as? CourierError)?.code == .unauthorized }
+            // Another process signs the athlete in.
+            try await PostgresCredentialStore(database: database, account: "athlete").save(Credential(accessToken: "a-elsewhere", accountID: "athlete"))
+            await #expect(throws: CourierError.self, "read again at most once a second") { try await session.credentialForRequest() }
+            clock.advance(by: .seconds(1))
+            #expect(try await session.credentialForRequest().accessToken == "a-elsewhere")
+            #expect(await changes.waitUntil(atLeast: 1), "the offline queue hears of it, as of a sign-in here")
+        }
+    }
+
+    @Test func aSessionRefusedForGoodTakesTheCredentialAnotherProcessSignedInWith() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            let clock = ManualClock()
+            let store = PostgresCredentialStore(database: database, account: "athlete")
+            try await store.save(Credential(accessToken: "a-old", accountID: "athlete"))
+            let session = AuthSession(
+                authenticator: RotatingAuthenticator(provider: RotatingTokenProvider(refreshToken: "r0")), store: store, clock: clock
+            )
+            let old = try await session.credentialForRequest()
+            // The server rejects it, and it has no refresh token: the session fails for good.
+            await #expect(throws: CourierError.self) { try await session.credentialAfterRejection(of: old) }
+            await #expect(throws: CourierError.self) { try await session.credentialForRequest() }
+            try await PostgresCredentialStore(database: database, account: "athlete").save(Credential(accessToken: "a-new", accountID: "athlete"))
+            clock.advance(by: .seconds(1))
+            #expect(try await session.credentialForRequest().accessToken == "a-new")
         }
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+/// What a process may still deliver of the groups it claimed from a ``SharedQueueStorage``:
+/// the groups the last renewal kept, until the lease that renewal set ends.
+///
+/// A round renews its claims in the background while it delivers (``keepRenewed(in:clock:)``),
+/// and before each write asks ``holds(_:at:)``: a group the storage gave to another process
+/// (this one's lease ran out, during a long delivery or while the database could not be
+/// reached) is not delivered from here any more, so two processes never send one account's
+/// writes at once.
+///
+/// `Sendable`: its one mutable value lives in a `Mutex`.
+final class ClaimLease: Sendable {
+    private struct Held {
+        var groups: Set<String>
+        var until: Date
+    }
+
+    private let held: Mutex<Held>
+    /// How long a claim lasts without renewal.
+    let duration: Duration
+
+    /// The lease of groups claimed at `claimedAt` (a date taken before the claim was asked for).
+    init(groups: Set<String>, claimedAt: Date, duration: Duration) {
+        self.duration = duration
+        held = Mutex(Held(groups: groups, until: claimedAt.addingTimeInterval(duration.timeInterval)))
+    }
+
+    /// Whether a write of `group` may still be sent at `date`: the group is held, and its lease
+    /// has a third of its length left (the time the delivery about to start may take before the
+    /// next renewal extends it).
+    func holds(_ group: String, at date: Date) -> Bool {
+        held.withLock { held in
+            held.groups.contains(group) && date < held.until.addingTimeInterval(-duration.timeInterval / 3)
+        }
+    }
+
+    /// A renewal at `date` kept these groups.
+    func renewed(keeping groups: Set<String>, at date: Date) {
+        let until = date.addingTimeInterval(duration.timeInterval)
+        held.withLock { held in
+            held.groups.formIntersection(groups)
+            held.until = max(held.until, until)
+        }
+    }
+
+    /// Renews the claims every third of the lease until cancelled. A renewal that fails (the
+    /// database cannot be reached) changes nothing: the lease runs out on its own, and
+    /// ``holds(_:at:)`` then says no.
+    func keepRenewed(in storage: any SharedQueueStorage, clock: any CourierClock) async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(until: clock.now.advanced(by: duration / 3)) } catch { return }
+            let date = clock.date
+            guard let kept = try? await storage.renewClaims(now: date) else { continue }
+            renewed(keeping: kept, at: date)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+@testable import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// Refuses every refresh, as a provider does for a revoked grant.
+private struct RevokedGrant: Authenticator {
+    func refresh(_ credential: Credential) async throws -> Credential {
+        throw CourierError(code: .unauthorized, message: "the grant was revoked")
+    }
+}
+
+/// The `Authorization` values an origin accepts.
+private final class AcceptedTokens: Sendable {
+    let values: Mutex<Set<String>>
+    init(_ values: Set<String>) { self.values = Mutex(values) }
+    func accept(_ value: String) { values.withLock { _ = $0.insert(value) } }
+}
+
+/// Accepts writes signed with the tokens it is told, answers 401 to every other.
+private func origin(accepting tokens: AcceptedTokens) -> MockTransport {
+    MockTransport { request, _ in
+        let accepted = tokens.values.withLock { $0 }
+        return accepted.contains(request.headerFields[.authorization] ?? "") ? .status(.created) : .status(.unauthorized)
+    }
+}
+
+@Suite("The offline queue with many accounts", .timeLimit(.minutes(1)))
+struct OfflineQueueAccountsTests {
+    private let base = URL(string: "https://api.example.test")!
+
+    private func write(_ text: String, as account: String) -> Request<Data> {
+        var request = Request<Data>(method: .post, path: "/notes", body: .json(["text": text]))
+        request.options.account = account
+        return request
+    }
+
+    @Test func aRevokedAccountsWritesWaitForItWhileOtherAccountsWritesGo() async throws {
+        let accepted = AcceptedTokens(["Bearer bob-token"])
+        let transport = origin(accepting: accepted)
+        let accounts = AccountSessions(authenticator: RevokedGrant()) { _ in InMemoryCredentialStore() }
+        try await accounts.signIn(Credential(accessToken: "alice-old", refreshToken: "r"), account: "alice")
+        try await accounts.signIn(Credential(accessToken: "bob-token"), account: "bob")
+        let queue = OfflineQueue(storage: MemoryQueueStorage(), clock: ManualClock())
+        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none)
+        configuration.accounts = accounts
+        configuration.offlineQueue = queue
+        let client = APIClient(configuration: configuration, transport: transport)
+        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+
+        // Alice's write comes first in the same named queue; her grant is revoked.
+        _ = try await client.enqueue(write("alice's", as: "alice"))
+        _ = try await client.enqueue(write("bob's", as: "bob"))
+        await queue.replay()
+
+        let bodies = { transport.requests.compactMap { $0.body.map { String(decoding: $0, as: UTF8.self) } } }
+        #expect(bodies().contains(#"{"text":"bob's"}"#), "bob's write went although alice's, ahead of it, could not")
+        #expect(await queue.accountsWaitingForSignIn == ["alice"])
+        #expect(await !queue.isWaitingForSignIn, "the queue as a whole does not wait")
+        let pending = try await queue.pending()
+        #expect(pending.map(\.account) == ["alice"])
+        #expect(pending.first?.attempts == 0, "a 401 does not use up the write's attempts")
+        #expect(await queue.scheduledWakeup == nil, "no timer for a write only a sign-in can release")
+
+        // Alice signs in again: her account's write goes, without a call to replay().
+        let events = queue.events()
+        accepted.accept("Bearer alice-new")
+        try await accounts.signIn(Credential(accessToken: "alice-new"), account: "alice")
+        for await event in events {
+            if case .delivered = event { break }
+        }
+        #expect(try await queue.pending().isEmpty)
+        #expect(transport.requests.last?.request.headerFields[HTTPField.Name.authorization] == "Bearer alice-new")
+        #expect(await queue.accountsWaitingForSignIn.isEmpty)
+    }
+
+    @Test func aWriteOfAnAccountNotSignedInSetsNoTimerThatWouldFireAtOnceForever() async throws {
+        let accepted = AcceptedTokens(["Bearer bob-token"])
+        let storage = MemoryQueueStorage()
+        let clock = ManualClock()
+        // Left by an earlier run of the app, when alice was signed in; due long ago.
+        try await storage.append(QueuedRequest(
+            queue: OfflineQueue.defaultQueueName, method: "POST", url: "https://api.example.test/notes", fields: [], body: Data("{}".utf8),
+            idempotencyKey: "k", createdAt: clock.date.addingTimeInterval(-60), nextAttemptAt: clock.date.addingTimeInterval(-60), account: "alice"
+        ))
+        let session = AuthSession(authenticator: RevokedGrant())
+        try await session.signIn(Credential(accessToken: "bob-token", accountID: "bob"))
+        let queue = OfflineQueue(storage: storage, clock: clock)
+        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none, auth: session)
+        configuration.offlineQueue = queue
+        let transport = origin(accepting: accepted)
+        _ = APIClient(configuration: configuration, transport: transport)
+        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+
+        #expect(transport.requests.isEmpty, "never sent as bob")
+        #expect(await queue.scheduledWakeup == nil, "a timer for it would fire at once, again and again")
+        #expect(try await queue.pending().count == 1, "kept for alice")
+    }
+}
