@@ -97,9 +97,14 @@ public final class PostgresCacheStorage: CacheStorage {
         if !stale.isEmpty {
             let staleDigests = stale
             _ = try? await database.withConnection("recording the cache's last use") { [self] connection in
+                // Rows a write holds are skipped, not waited for: a read takes no lock a write
+                // could wait on (their use is recorded next time).
                 try await connection.query("""
-                    UPDATE courier_cache SET last_used_at = \(now)
-                    WHERE store = \(name) AND key_digest = \(keyDigest) AND vary_digest = ANY(\(staleDigests))
+                    UPDATE courier_cache c SET last_used_at = \(now)
+                    FROM (SELECT key_digest, vary_digest FROM courier_cache
+                          WHERE store = \(name) AND key_digest = \(keyDigest) AND vary_digest = ANY(\(staleDigests))
+                          FOR UPDATE SKIP LOCKED) t
+                    WHERE c.store = \(name) AND c.key_digest = t.key_digest AND c.vary_digest = t.vary_digest
                     """, logger: database.logger)
             }
         }
@@ -185,9 +190,9 @@ public final class PostgresCacheStorage: CacheStorage {
     }
 
     /// Takes the cache's usage row (made if missing) for the rest of the transaction, before any
-    /// variant's row: every write to the cache takes its locks in that order, so two processes
-    /// never wait on each other in a cycle, and two stores of the same variant go one after the
-    /// other (the second replaces the first; neither meets the other's row half-written).
+    /// variant's row: every write to the cache takes its locks in that order, and a read's
+    /// record of use waits for no lock, so two processes never wait on each other in a cycle;
+    /// two stores of the same variant go one after the other (the second replaces the first).
     private func lockUsage(on connection: PostgresConnection) async throws {
         try await connection.query("""
             INSERT INTO courier_cache_usage (store, bytes, entries) VALUES (\(name), 0, 0)

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// With a key, two subkeys are derived with HKDF-SHA256: one seals (a random nonce, stored as
 /// nonce + ciphertext + tag), the other keys the lookup digests (HMAC-SHA256), so someone who
-/// reads the tables cannot even confirm a guess of which URL was read. Without one, digests are
-/// HMACs keyed with the store's own random secret, and values are stored as they are.
+/// reads the tables cannot even confirm a guess of which URL was read. Without one, values are
+/// stored as they are, and digests are HMACs keyed with the secret the store gives: the cache's
+/// random one, shared through the database; a fixed one for the outbox, credentials and quotas,
+/// whose rows then hold what their digests stand for in the clear anyway.
 struct RowSealing: Sendable {
     private let sealingKey: SymmetricKey?
     private let digestKey: SymmetricKey

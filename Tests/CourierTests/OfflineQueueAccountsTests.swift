@@ -12,18 +12,21 @@ private struct RevokedGrant: Authenticator {
     }
 }
 
-/// The `Authorization` values an origin accepts.
+/// The `Authorization` values an origin accepts, and whether it can be reached.
 private final class AcceptedTokens: Sendable {
     let values: Mutex<Set<String>>
+    let reachable = Mutex(true)
     init(_ values: Set<String>) { self.values = Mutex(values) }
     func accept(_ value: String) { values.withLock { _ = $0.insert(value) } }
 }
 
-/// Accepts writes signed with the tokens it is told, answers 401 to every other.
+/// Accepts writes signed with the tokens it is told (any write when told none), answers 401
+/// to every other.
 private func origin(accepting tokens: AcceptedTokens) -> MockTransport {
     MockTransport { request, _ in
+        guard tokens.reachable.withLock({ $0 }) else { throw CourierError(code: .cannotConnect, message: "down") }
         let accepted = tokens.values.withLock { $0 }
-        return accepted.contains(request.headerFields[.authorization] ?? "") ? .status(.created) : .status(.unauthorized)
+        return accepted.isEmpty || accepted.contains(request.headerFields[.authorization] ?? "") ? .status(.created) : .status(.unauthorized)
     }
 }
 
@@ -97,5 +100,61 @@ struct OfflineQueueAccountsTests {
         #expect(transport.requests.isEmpty, "never sent as bob")
         #expect(await queue.scheduledWakeup == nil, "a timer for it would fire at once, again and again")
         #expect(try await queue.pending().count == 1, "kept for alice")
+    }
+
+    @Test func aWriteOfNoAccountRefusedForWantOfSignInGoesWhenTheClientsOwnSessionSignsIn() async throws {
+        let accepted = AcceptedTokens(["Bearer bob-token"])
+        let transport = origin(accepting: accepted)
+        let accounts = AccountSessions(authenticator: RevokedGrant()) { _ in InMemoryCredentialStore() }
+        try await accounts.signIn(Credential(accessToken: "bob-token"), account: "bob")
+        let own = AuthSession(authenticator: RevokedGrant())
+        try await own.signIn(Credential(accessToken: "service-old"))
+        let queue = OfflineQueue(storage: MemoryQueueStorage(), clock: ManualClock())
+        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none, auth: own)
+        configuration.accounts = accounts
+        configuration.offlineQueue = queue
+        let client = APIClient(configuration: configuration, transport: transport)
+        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+
+        _ = try await client.enqueue(Request<Data>(method: .post, path: "/notes", body: .json(["text": "the service's"])))
+        await queue.replay()
+        #expect(await queue.accountsWaitingForSignIn == [""])
+
+        let events = queue.events()
+        accepted.accept("Bearer service-new")
+        try await own.signIn(Credential(accessToken: "service-new"))
+        for await event in events {
+            if case .delivered = event { break }
+        }
+        #expect(try await queue.pending().isEmpty)
+        #expect(transport.requests.last?.request.headerFields[HTTPField.Name.authorization] == "Bearer service-new")
+    }
+
+    @Test func aLiveWriteOfAnAccountIsNotQueuedBehindAWriteOfNoAccountItCouldOvertake() async throws {
+        let accepted = AcceptedTokens([])
+        accepted.reachable.withLock { $0 = false }
+        let transport = origin(accepting: accepted)
+        let accounts = AccountSessions(authenticator: RevokedGrant()) { _ in InMemoryCredentialStore() }
+        try await accounts.signIn(Credential(accessToken: "alice-token"), account: "alice")
+        let queue = OfflineQueue(storage: MemoryQueueStorage(), clock: ManualClock())
+        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none)
+        configuration.accounts = accounts
+        configuration.offlineQueue = queue
+        let client = APIClient(configuration: configuration, transport: transport)
+        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+
+        var anonymous = Request<Data>(method: .post, path: "/notes", body: .json(["text": "anyone's"]))
+        anonymous.options.requiresAuth = false
+        anonymous.options.isQueueable = true
+        guard case .queued = try await client.sendOrQueue(anonymous) else {
+            Issue.record("not queued")
+            return
+        }
+        // Alice's writes are kept in order apart from writes of no account: behind that one,
+        // hers could go first.
+        var hers = write("alice's", as: "alice")
+        hers.options.isQueueable = true
+        await #expect { try await client.sendOrQueue(hers) } throws: { ($0 as? CourierError)?.code == .queuedWriteAhead }
+        #expect(try await queue.pending().count == 1)
     }
 }

@@ -118,9 +118,10 @@ public final class APIClient: Sendable {
                     scoped.credentialScope = credentialScope
                     return try await entry(request, body, scoped)
                 }
-                // With sessions per account, which account has a new credential.
+                // The client's own session (with sessions per account, it signs the writes that
+                // name no account), and which account has a new credential.
+                let credentialChanges = auth?.credentialChanges()
                 let accountChanges = accounts?.credentialChanges()
-                let credentialChanges = accounts == nil ? auth?.credentialChanges() : nil
                 Task {
                     await queue.attach(
                         sender: sender, connectivity: connectivity, account: currentAccount, credentialChanges: credentialChanges,

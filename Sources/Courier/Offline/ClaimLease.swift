@@ -7,8 +7,9 @@ import Synchronization
 /// A round renews its claims in the background while it delivers (``keepRenewed(in:clock:)``),
 /// and before each write asks ``holds(_:at:)``: a group the storage gave to another process
 /// (this one's lease ran out, during a long delivery or while the database could not be
-/// reached) is not delivered from here any more, so two processes never send one account's
-/// writes at once.
+/// reached) is not delivered from here any more. One delivery already under way can still
+/// outlast the lease when renewals fail (a write's own timeout may be longer than the lease);
+/// its `Idempotency-Key` then keeps a repeat harmless.
 ///
 /// `Sendable`: its one mutable value lives in a `Mutex`.
 final class ClaimLease: Sendable {

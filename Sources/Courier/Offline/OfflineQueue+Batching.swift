@@ -77,10 +77,9 @@ extension OfflineQueue {
         case .waitForSignIn:
             if credentialGeneration != credentialAtStart {
                 replayRequested = true
-                forceRequested = true
                 return false
             }
-            waitForSignIn(as: first.account)
+            waitForSignIn(for: first)
             observers.publish(.failed(id: first.id, error: failure ?? CourierError(code: .unauthorized, message: Self.statusText(outcome)), attempts: first.attempts))
             return false
         case .retry(let at):

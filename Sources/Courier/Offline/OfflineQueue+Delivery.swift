@@ -55,12 +55,12 @@ extension OfflineQueue {
             item.lastError = "the server asked for sign-in; waiting for a credential"
             try? await storage.update(item)
             if credentialGeneration != credentialAtStart {
-                // A credential arrived while this attempt was out: try again with it.
+                // A credential arrived while this attempt was out: try again with it (the write
+                // kept its due date; other writes keep their backoff).
                 replayRequested = true
-                forceRequested = true
                 return false
             }
-            waitForSignIn(as: item.account)
+            waitForSignIn(for: item)
             observers.publish(.failed(id: item.id, error: failure ?? CourierError(code: .unauthorized, message: Self.statusText(outcome)), attempts: item.attempts))
             return false
         case .retry(let at):
@@ -84,11 +84,12 @@ extension OfflineQueue {
         }
     }
 
-    /// A replay of `account`'s write was refused for want of a credential: with sessions per
-    /// account, that account's writes wait for a new one; otherwise the whole queue waits.
-    func waitForSignIn(as account: String?) {
+    /// A replay of `item` was refused for want of a credential: with sessions per account,
+    /// its account's writes wait for a new one; otherwise the whole queue waits.
+    func waitForSignIn(for item: QueuedRequest) {
         if deliversAsOwner {
-            accountsWaitingForSignIn.insert(account ?? "")
+            accountsWaitingForSignIn.insert(item.account ?? "")
+            groupsWaitingForSignIn.insert(heldBackKey(item))
         } else {
             isWaitingForSignIn = true
         }

@@ -5,11 +5,12 @@ import Foundation
 /// shared storage, by claims.
 extension OfflineQueue {
     /// Delivers from a storage other processes deliver from too: claims groups of writes,
-    /// delivers them, gives them back, and claims again until a pass delivers nothing. A group
-    /// held back in a round (a write that failed, an account not signed in) is not claimed
-    /// again in it, so a failing write is tried once per round.
+    /// delivers them, gives them back, and claims again until a claim brings nothing new. A
+    /// group held back in a round (a write that failed, an account not signed in, a lease lost)
+    /// is not claimed again in it, so a failing write is tried once per round and held-back
+    /// groups never crowd out the others; groups waiting for a sign-in are not claimed at all.
     func deliverClaimed(from shared: any SharedQueueStorage, ignoringBackoff: Bool) async {
-        var heldBack = Set<String>()
+        var heldBack = deliversAsOwner ? groupsWaitingForSignIn : []
         while !Task.isCancelled, !isWaitingForSignIn {
             let claimedAt = clock.date
             guard let claimed = try? await shared.claim(now: claimedAt, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),
@@ -20,12 +21,15 @@ extension OfflineQueue {
             let renewal = Task { [clock] in await lease.keepRenewed(in: shared, clock: clock) }
             let (progress, held) = await deliver(claimed.filter { !removed.contains($0.id) }, ignoringBackoff: ignoringBackoff, lease: lease)
             renewal.cancel()
+            let heldBefore = heldBack.count
             heldBack.formUnion(held)
             await flushDelivered()
             // Given back even when removing failed: the writes stay pending, and are delivered
             // again with their keys (the server answers a repeat as it answered the first).
-            try? await shared.releaseClaims()
-            if progress == 0 { return }
+            // When giving back fails, the round ends: a release still under way must not land
+            // after a new claim of the same groups (the next round is a timer's, a second on).
+            do { try await shared.releaseClaims() } catch { return }
+            if progress == 0 && heldBack.count == heldBefore { return }
         }
     }
 
@@ -101,6 +105,6 @@ extension OfflineQueue {
     /// storage, or with sessions per account (``deliversAsOwner``), which keep order per
     /// account, the rest of its account's writes in it.
     func heldBackKey(_ item: QueuedRequest) -> String {
-        storage is any SharedQueueStorage || deliversAsOwner ? item.queue + "\u{1F}" + (item.account ?? "") : item.queue
+        ordersPerAccount ? item.queue + "\u{1F}" + (item.account ?? "") : item.queue
     }
 }

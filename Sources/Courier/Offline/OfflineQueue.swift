@@ -108,6 +108,10 @@ public actor OfflineQueue {
     var forceRequested = false
     /// Callers of `run(force:)` waiting for the round they asked for.
     private var roundWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether order is kept per account within a named queue rather than per named queue: in
+    /// a shared storage, or with sessions per account. A write that cannot go then holds back
+    /// only its account's writes behind it (``heldBackKey(_:)``).
+    var ordersPerAccount: Bool { storage is any SharedQueueStorage || deliversAsOwner }
     /// How many callers wait for a round (for tests).
     var roundWaiterCount: Int { roundWaiters.count }
     /// Tests waiting in ``waitUntil(_:)``, by id; always empty outside tests.
@@ -117,11 +121,15 @@ public actor OfflineQueue {
     var wakeupAt: Date?
     private var connectivityWatch: Task<Void, Never>?
     private var credentialWatch: Task<Void, Never>?
+    private var accountWatch: Task<Void, Never>?
     /// Whether a replay was refused for want of a credential: nothing is sent until one comes.
     var isWaitingForSignIn = false
     /// With sessions per account (``deliversAsOwner``), the accounts whose replay was refused
     /// for want of a credential (`""` for writes that name none): their writes wait for a new one.
     var accountsWaitingForSignIn = Set<String>()
+    /// The groups (``heldBackKey(_:)``) of those accounts' writes in a shared storage: left
+    /// out of claims, so that waiting accounts' groups never crowd out the others'.
+    var groupsWaitingForSignIn = Set<String>()
     /// Whether a client has attached the queue and its start-up round is over (for tests).
     var isAttached: Bool { hasDeliveredStartupRound }
     private var hasDeliveredStartupRound = false
@@ -170,6 +178,7 @@ public actor OfflineQueue {
         wakeup?.cancel()
         connectivityWatch?.cancel()
         credentialWatch?.cancel()
+        accountWatch?.cancel()
         sharedWatch?.cancel()
     }
 
@@ -230,6 +239,7 @@ public actor OfflineQueue {
     public func replay() async {
         isWaitingForSignIn = false
         accountsWaitingForSignIn.removeAll()
+        groupsWaitingForSignIn.removeAll()
         await run(force: true)
     }
 
@@ -254,12 +264,17 @@ public actor OfflineQueue {
             }
         }
         credentialWatch?.cancel()
+        accountWatch?.cancel()
         if let credentialChanges {
+            // With sessions per account, the client's own session signs the writes that name no account.
             credentialWatch = Task { [weak self] in
-                for await _ in credentialChanges { await self?.credentialArrived() }
+                for await _ in credentialChanges {
+                    if deliversAsOwner { await self?.credentialArrived(for: "") } else { await self?.credentialArrived() }
+                }
             }
-        } else if let accountChanges {
-            credentialWatch = Task { [weak self] in
+        }
+        if let accountChanges {
+            accountWatch = Task { [weak self] in
                 for await account in accountChanges { await self?.credentialArrived(for: account) }
             }
         }
@@ -287,14 +302,16 @@ public actor OfflineQueue {
         await run(force: wasWaiting)
     }
 
-    /// An account has a new credential: its writes, if they wait for one, go on. (A shared
-    /// storage's writes are looked at every second anyway; a local one's have no timer while
-    /// their account cannot deliver.)
+    /// An account (`""`: the client's own session) has a new credential: its writes, if they
+    /// wait for one, go on. (A shared storage's writes are looked at every second anyway; a
+    /// local one's have no timer while their account cannot deliver.) The round keeps every
+    /// other write's backoff: a write refused for want of a credential kept its due date.
     private func credentialArrived(for account: String) async {
         credentialGeneration &+= 1
         let wasWaiting = accountsWaitingForSignIn.remove(account) != nil
+        if wasWaiting { groupsWaitingForSignIn = groupsWaitingForSignIn.filter { !$0.hasSuffix("\u{1F}" + account) } }
         guard wasWaiting || !(storage is any SharedQueueStorage) else { return }
-        await run(force: wasWaiting)
+        await run(force: false)
     }
 
     /// The pending writes to `url`, oldest first: each one's account and named queue. A shared

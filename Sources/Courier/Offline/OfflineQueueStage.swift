@@ -27,12 +27,19 @@ struct OfflineQueueStage: Middleware {
         guard Self.writes.contains(request.method) else { return try await next(request, body, context) }
         var queueAhead: String?
         var waitsInSeveralQueues = false
-        if !(try await queuesAhead(of: request, context: context)).isEmpty {
+        if !(try await writesAhead(of: request, context: context)).isEmpty {
             // Deliver what waits first; if it still cannot go, this write may not go either.
             await queue.deliverAhead()
-            let queues = try await queuesAhead(of: request, context: context)
-            queueAhead = queues.last
-            waitsInSeveralQueues = Set(queues).count > 1
+            let waiting = try await writesAhead(of: request, context: context)
+            queueAhead = waiting.last?.queue
+            // Order is kept within a named queue, or within an account's writes in it: queued
+            // behind writes kept in order apart from its own, this one could overtake them.
+            if await queue.ordersPerAccount {
+                let owner = await owner(of: context)
+                waitsInSeveralQueues = Set(waiting.map(\.queue)).count > 1 || waiting.contains { $0.account != owner }
+            } else {
+                waitsInSeveralQueues = Set(waiting.map(\.queue)).count > 1
+            }
         }
         guard context.options.isQueueable else {
             if queueAhead != nil {
@@ -56,8 +63,11 @@ struct OfflineQueueStage: Middleware {
         }
         if let queueAhead {
             if waitsInSeveralQueues {
-                // Queues are delivered independently: behind one, it could overtake the other.
-                throw CourierError(code: .queuedWriteAhead, message: "queued writes to the same URL wait in more than one named queue; this one cannot be queued behind all of them")
+                // Delivered independently of each other: behind one, it could overtake another.
+                throw CourierError(
+                    code: .queuedWriteAhead,
+                    message: "queued writes to the same URL are kept in order apart from this one (another named queue, or writes of no account); it cannot be queued behind all of them"
+                )
             }
             // Behind the waiting write, in its named queue, so that it is delivered after it.
             throw try await enqueue(request, body: storedBody, context: context, queueName: queueAhead, because: nil)
@@ -77,10 +87,11 @@ struct OfflineQueueStage: Middleware {
         }
     }
 
-    /// The named queues holding writes to this request's URL that its account may deliver.
+    /// The writes to this request's URL that its account may deliver, oldest first: each one's
+    /// account and named queue.
     /// - Throws: ``CourierError/Code/storageFailed`` when a shared outbox cannot be read: the
     ///   write is not sent, as it might overtake one queued by another process.
-    private func queuesAhead(of request: HTTPRequest, context: RequestContext) async throws -> [String] {
+    private func writesAhead(of request: HTTPRequest, context: RequestContext) async throws -> [(account: String?, queue: String)] {
         let waiting: [(account: String?, queue: String)]
         do {
             waiting = try await queue.pendingWrites(to: CacheStage.url(of: request))
@@ -92,7 +103,7 @@ struct OfflineQueueStage: Middleware {
         }
         guard !waiting.isEmpty else { return [] }
         let account = await owner(of: context)
-        return waiting.filter { $0.account == nil || $0.account == account }.map(\.queue)
+        return waiting.filter { $0.account == nil || $0.account == account }
     }
 
     private func enqueue(

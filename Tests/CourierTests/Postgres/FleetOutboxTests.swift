@@ -1,4 +1,4 @@
-import Courier
+@testable import Courier
 import CourierAsyncHTTPClient
 @testable import CourierPostgres
 import Foundation
@@ -93,6 +93,34 @@ struct FleetOutboxTests {
                     #expect(whileHeld == 0)
                     #expect(delivered)
                     #expect(stats.applied == 10 && stats.orderViolations == 0 && stats.duplicates == 0)
+                } catch {
+                    try? await transport.shutdown()
+                    throw error
+                }
+                try await transport.shutdown()
+            }
+        }
+    }
+
+    @Test func revokedAccountsAtTheHeadOfTheOutboxDoNotHoldBackTheOthers() async throws {
+        try await withRunningServer { server, url in
+            try await PrivatePostgres.withDatabase { database, _ in
+                let transport = AsyncHTTPClientTransport()
+                do {
+                    try await seedAccounts(1, server, database)
+                    // More revoked accounts than a claim takes groups, all queued first.
+                    let revoked = (0..<6).map { "revoked-\($0)" }
+                    for account in revoked {
+                        try await PostgresCredentialStore(database: database, account: account).save(Credential(accessToken: "withdrawn", accountID: account))
+                    }
+                    let client = makeClient(url, database, outbox: "revoked", transport: transport)
+                    for (number, account) in revoked.enumerated() { try await client.enqueue(write(number, seq: 1, account: account)) }
+                    try await client.enqueue(write(100, seq: 1, account: "athlete-0"))
+                    let queue = try #require(client.configuration.offlineQueue)
+                    await queue.replay()
+                    #expect(await server.fleet.stats().applied == 1, "athlete-0's write went in the same round")
+                    #expect(await queue.accountsWaitingForSignIn == Set(revoked))
+                    #expect(try await queue.pending().count == 6)
                 } catch {
                     try? await transport.shutdown()
                     throw error
