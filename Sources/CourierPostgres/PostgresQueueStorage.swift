@@ -32,7 +32,7 @@ import PostgresNIO
 ///   (keyed by the encryption key when there is one), so that a live write finds the writes
 ///   queued to its URL, by any process, without reading the outbox.
 ///
-/// Give each ``OfflineQueue`` its own instance: an instance is one claimant, and giving back
+/// Give each `OfflineQueue` its own instance: an instance is one claimant, and giving back
 /// its claims gives back all of them.
 ///
 /// `Sendable`: a `final class` whose stored properties are immutable and `Sendable`.

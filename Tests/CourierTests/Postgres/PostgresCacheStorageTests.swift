@@ -16,7 +16,7 @@ struct PostgresCacheStorageTests {
 
     @Test func whatOneProcessStoresAnotherReadsWithTheSameDigestSecret() async throws {
         try await PrivatePostgres.withDatabase { database, url in
-            let other = try await PostgresDatabase.connect(url: url)
+            let other = try await PostgresDatabase.connect(url: url, operationTimeout: PrivatePostgres.operationTimeout)
             defer { Task { await other.shutdown() } }
             let one = try await PostgresCacheStorage(database: database)
             let two = try await PostgresCacheStorage(database: other)
@@ -117,7 +117,7 @@ struct PostgresCacheStorageTests {
 
     @Test func processesStoringTheSameVariantAtOnceReplaceItWithoutAFailure() async throws {
         try await PrivatePostgres.withDatabase { database, url in
-            let other = try await PostgresDatabase.connect(url: url)
+            let other = try await PostgresDatabase.connect(url: url, operationTimeout: PrivatePostgres.operationTimeout)
             let one = try await PostgresCacheStorage(database: database)
             let two = try await PostgresCacheStorage(database: other)
             let key = CacheKey(method: "GET", url: "https://api.example.com/api/radars/1", partition: "alice")

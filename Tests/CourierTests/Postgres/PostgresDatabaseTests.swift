@@ -47,7 +47,7 @@ struct PostgresDatabaseTests {
     @Test func aDatabaseWithoutTablesFailsAsSchemaMissingWhenToldNotToCreateThem() async throws {
         let url = try await PrivatePostgres.freshDatabaseURL()
         #expect(await failure(url, createsSchema: false)?.code == .schemaMissing)
-        let database = try await PostgresDatabase.connect(url: url)
+        let database = try await PostgresDatabase.connect(url: url, operationTimeout: PrivatePostgres.operationTimeout)
         await database.shutdown()
         #expect(await failure(url, createsSchema: false) == nil)
     }
@@ -65,7 +65,7 @@ struct PostgresDatabaseTests {
     @Test func processesStartingTogetherMigrateOnce() async throws {
         let url = try await PrivatePostgres.freshDatabaseURL()
         let databases = try await withThrowingTaskGroup(of: PostgresDatabase.self) { group in
-            for _ in 0..<6 { group.addTask { try await PostgresDatabase.connect(url: url) } }
+            for _ in 0..<6 { group.addTask { try await PostgresDatabase.connect(url: url, operationTimeout: PrivatePostgres.operationTimeout) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let versions = try await databases[0].withConnection("test") { connection in
@@ -77,7 +77,7 @@ struct PostgresDatabaseTests {
 
     @Test func aShutDownDatabaseFailsTyped() async throws {
         let url = try await PrivatePostgres.freshDatabaseURL()
-        let database = try await PostgresDatabase.connect(url: url)
+        let database = try await PostgresDatabase.connect(url: url, operationTimeout: PrivatePostgres.operationTimeout)
         await database.shutdown()
         await #expect(throws: PostgresStoreError.self) { try await PostgresQuotaStore(database: database).ledger(key: "x") }
     }

@@ -97,7 +97,7 @@ struct PostgresQueueStorageTests {
 
     @Test func anAppendWakesAnotherProcessWithoutPolling() async throws {
         try await PrivatePostgres.withDatabase { database, url in
-            let other = try await PostgresDatabase.connect(url: url)
+            let other = try await PostgresDatabase.connect(url: url, operationTimeout: PrivatePostgres.operationTimeout)
             let listening = PostgresQueueStorage(database: other)
             let appending = PostgresQueueStorage(database: database)
             let heard = EventCounter()

@@ -12,7 +12,7 @@ import Testing
 struct PostgresQuotaAndCredentialTests {
     @Test func processesSharingAQuotaNeverAdmitMoreThanItsLimit() async throws {
         try await PrivatePostgres.withDatabase { database, url in
-            let other = try await PostgresDatabase.connect(url: url)
+            let other = try await PostgresDatabase.connect(url: url, operationTimeout: PrivatePostgres.operationTimeout)
             defer { Task { await other.shutdown() } }
             let stores = [PostgresQuotaStore(database: database), PostgresQuotaStore(database: other)]
             let windows = [QuotaWindow(limit: 100, length: .seconds(15))]
@@ -103,7 +103,7 @@ struct PostgresQuotaAndCredentialTests {
 
     @Test func sessionsInManyProcessesMeetingOneExpiredTokenRefreshItOnce() async throws {
         try await PrivatePostgres.withDatabase { database, url in
-            let other = try await PostgresDatabase.connect(url: url)
+            let other = try await PostgresDatabase.connect(url: url, operationTimeout: PrivatePostgres.operationTimeout)
             defer { Task { await other.shutdown() } }
             let provider = RotatingTokenProvider(refreshToken: "r0")
             let expired = Credential(accessToken: "a0", refreshToken: "r0", expiresAt: Date(timeIntervalSinceNow: -60), accountID: "athlete")

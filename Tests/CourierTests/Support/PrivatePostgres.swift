@@ -7,11 +7,16 @@ import Testing
 enum PrivatePostgres {
     @TaskLocal static var server: LocalPostgresServer?
 
+    /// How long the tests' database operations may take before they fail as unreachable: the
+    /// library's 10 seconds, times ``testPatience`` (under the thread sanitizer, 150 calls
+    /// queued on one row's lock take longer than that; it is a bound on failure).
+    static let operationTimeout: Duration = .seconds(10) * testPatience
+
     /// A new, empty database on the suite's server, with Courier's tables, shut down after
     /// `body` on every path.
     static func withDatabase<T>(
         createsSchema: Bool = true,
-        operationTimeout: Duration = .seconds(10),
+        operationTimeout: Duration = PrivatePostgres.operationTimeout,
         _ body: (PostgresDatabase, _ url: String) async throws -> T
     ) async throws -> T {
         let url = try await freshDatabaseURL()
