@@ -10,7 +10,7 @@ extension OfflineQueue {
     /// is not claimed again in it, so a failing write is tried once per round and held-back
     /// groups never crowd out the others; groups waiting for a sign-in are not claimed at all.
     func deliverClaimed(from shared: any SharedQueueStorage, ignoringBackoff: Bool) async {
-        var heldBack = deliversAsOwner ? groupsWaitingForSignIn : []
+        var heldBack = waitingForSignIn.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         while !Task.isCancelled, !isWaitingForSignIn {
             let claimedAt = clock.date
             guard let claimed = try? await shared.claim(now: claimedAt, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),
@@ -66,7 +66,7 @@ extension OfflineQueue {
                     continue
                 }
             }
-            if deliversAsOwner, accountsWaitingForSignIn.contains(item.account ?? "") {
+            if deliversAsOwner, waitingForSignIn[item.account ?? ""] != nil {
                 // Refused for want of a credential: its account's writes wait for a new one.
                 heldBack.insert(heldBackKey(item))
                 continue

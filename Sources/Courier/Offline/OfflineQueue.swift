@@ -53,8 +53,8 @@ import Synchronization
 /// client with ``AccountSessions`` only that account's writes wait, until that account has a
 /// new credential: one revoked account does not stop the others. (In such a client, order is
 /// kept per account within a named queue: a write that cannot go holds back its account's
-/// writes behind it, not other accounts'.) A 409 (the server still works on the same `Idempotency-Key`) is
-/// tried again after the backoff.
+/// writes behind it, not other accounts'.) A 409 (the server still works on the same
+/// `Idempotency-Key`) is tried again after the backoff.
 ///
 /// ## Order with live writes
 /// A write sent through the client to a URL that has a write waiting here (one its account
@@ -125,11 +125,12 @@ public actor OfflineQueue {
     /// Whether a replay was refused for want of a credential: nothing is sent until one comes.
     var isWaitingForSignIn = false
     /// With sessions per account (``deliversAsOwner``), the accounts whose replay was refused
-    /// for want of a credential (`""` for writes that name none): their writes wait for a new one.
-    var accountsWaitingForSignIn = Set<String>()
-    /// The groups (``heldBackKey(_:)``) of those accounts' writes in a shared storage: left
-    /// out of claims, so that waiting accounts' groups never crowd out the others'.
-    var groupsWaitingForSignIn = Set<String>()
+    /// for want of a credential (`""` for writes that name none), each with the groups
+    /// (``heldBackKey(_:)``) its refused writes are in: their writes wait for a new credential,
+    /// and a shared storage's claims leave those groups out, so that they never crowd out the others.
+    var waitingForSignIn: [String: Set<String>] = [:]
+    /// The accounts whose writes wait for a new credential (for tests).
+    var accountsWaitingForSignIn: Set<String> { Set(waitingForSignIn.keys) }
     /// Whether a client has attached the queue and its start-up round is over (for tests).
     var isAttached: Bool { hasDeliveredStartupRound }
     private var hasDeliveredStartupRound = false
@@ -238,8 +239,7 @@ public actor OfflineQueue {
     /// wait for sign-in (see "Sign-in trouble"): call it after the user signs in again.
     public func replay() async {
         isWaitingForSignIn = false
-        accountsWaitingForSignIn.removeAll()
-        groupsWaitingForSignIn.removeAll()
+        waitingForSignIn.removeAll()
         await run(force: true)
     }
 
@@ -308,8 +308,7 @@ public actor OfflineQueue {
     /// other write's backoff: a write refused for want of a credential kept its due date.
     private func credentialArrived(for account: String) async {
         credentialGeneration &+= 1
-        let wasWaiting = accountsWaitingForSignIn.remove(account) != nil
-        if wasWaiting { groupsWaitingForSignIn = groupsWaitingForSignIn.filter { !$0.hasSuffix("\u{1F}" + account) } }
+        let wasWaiting = waitingForSignIn.removeValue(forKey: account) != nil
         guard wasWaiting || !(storage is any SharedQueueStorage) else { return }
         await run(force: false)
     }
@@ -393,7 +392,7 @@ public actor OfflineQueue {
     /// One delivery round at a time. A call that arrives during a round asks for another one
     /// and waits for it, so that ``replay()`` always returns after a round that began after it
     /// was called (a timer's or the start-up round may be running already).
-    private func run(force: Bool) async {
+    func run(force: Bool) async {
         if isReplaying {
             replayRequested = true
             forceRequested = forceRequested || force
@@ -447,68 +446,5 @@ public actor OfflineQueue {
         guard let stored = try? await storage.items() else { return }
         let removed = Set(delivered)
         _ = await deliver(stored.filter { !removed.contains($0.id) }, ignoringBackoff: ignoringBackoff)
-    }
-
-    /// Sets the timer for the next item due, when deliveries can happen; while offline (or
-    /// before the queue is attached) connectivity and ``attach(sender:connectivity:)`` wake it.
-    private func scheduleNextWakeup() async {
-        guard sender != nil, !isWaitingForSignIn, connectivity?.status.isReachable ?? true else { return }
-        if let shared = storage as? any SharedQueueStorage {
-            wakeupAt = nil
-            // At least a second away: a write that cannot go now (its account is not signed in)
-            // is looked at again once a second, not in a loop. A storage that cannot answer (a
-            // database restarting) is asked again in a second too.
-            do {
-                if let next = try await shared.nextDelivery() { scheduleWakeup(at: max(next, clock.date.addingTimeInterval(1))) }
-            } catch {
-                scheduleWakeup(at: clock.date.addingTimeInterval(1))
-            }
-            return
-        }
-        guard let stored = try? await storage.items() else { return }
-        let removed = Set(delivered)
-        wakeupAt = nil
-        if let next = await nextDue(in: stored.filter { !removed.contains($0.id) }) { scheduleWakeup(at: next) }
-    }
-
-    /// When the next write among `items` becomes due that a timer can deliver: only the first
-    /// pending write of each named queue (or account's, see ``heldBackKey(_:)``) counts, as the
-    /// others wait for it, and not when its account cannot deliver now (a sign-in or
-    /// ``replay()`` wakes the queue for it), or a timer would fire again at once, in a loop.
-    private func nextDue(in items: [QueuedRequest]) async -> Date? {
-        var seenQueues = Set<String>()
-        var mayDeliver: [String: Bool] = [:]
-        var next: Date?
-        for item in items where item.state == .pending && seenQueues.insert(heldBackKey(item)).inserted {
-            if deliversAsOwner, accountsWaitingForSignIn.contains(item.account ?? "") { continue }
-            if let owner = item.account {
-                if mayDeliver[owner] == nil { mayDeliver[owner] = await mayDeliverAs?(owner) ?? false }
-                if mayDeliver[owner] != true { continue }
-            }
-            next = min(next ?? item.nextAttemptAt, item.nextAttemptAt)
-        }
-        return next
-    }
-
-    /// Makes sure a replay runs at `date` (or earlier, if one is already set for earlier).
-    private func scheduleWakeup(at date: Date) {
-        if let wakeupAt, wakeupAt <= date, wakeup != nil { return }
-        wakeupAt = date
-        wakeup?.cancel()
-        let deadline = clock.now.advanced(by: .clampedSeconds(date.timeIntervalSince(clock.date)))
-        wakeup = Task { [weak self, clock] in
-            do { try await clock.sleep(until: deadline) } catch { return }
-            await self?.wakeupFired()
-        }
-    }
-
-    /// A timer's round. Its task is forgotten first, so that a timer set during the round does
-    /// not cancel the task the round runs in (a cancelled round stops short). A timer cancelled
-    /// between its end and here has been replaced by an earlier one, which does the round.
-    private func wakeupFired() async {
-        guard !Task.isCancelled else { return }
-        wakeup = nil
-        wakeupAt = nil
-        await run(force: false)
     }
 }

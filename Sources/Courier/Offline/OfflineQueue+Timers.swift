@@ -1,0 +1,68 @@
+import Foundation
+
+/// The queue's timer: when the next round runs by itself (a backoff ending, a lease ending in
+/// a shared storage), and never a timer that would fire at once, again and again.
+extension OfflineQueue {
+    /// Sets the timer for the next item due, when deliveries can happen; while offline (or
+    /// before the queue is attached) connectivity and ``attach(sender:connectivity:)`` wake it.
+    func scheduleNextWakeup() async {
+        guard sender != nil, !isWaitingForSignIn, connectivity?.status.isReachable ?? true else { return }
+        if let shared = storage as? any SharedQueueStorage {
+            wakeupAt = nil
+            // At least a second away: a write that cannot go now (its account is not signed in)
+            // is looked at again once a second, not in a loop. A storage that cannot answer (a
+            // database restarting) is asked again in a second too.
+            do {
+                if let next = try await shared.nextDelivery() { scheduleWakeup(at: max(next, clock.date.addingTimeInterval(1))) }
+            } catch {
+                scheduleWakeup(at: clock.date.addingTimeInterval(1))
+            }
+            return
+        }
+        guard let stored = try? await storage.items() else { return }
+        let removed = Set(delivered)
+        wakeupAt = nil
+        if let next = await nextDue(in: stored.filter { !removed.contains($0.id) }) { scheduleWakeup(at: next) }
+    }
+
+    /// When the next write among `items` becomes due that a timer can deliver: only the first
+    /// pending write of each named queue (or account's, see ``heldBackKey(_:)``) counts, as the
+    /// others wait for it, and not when its account cannot deliver now (a sign-in or
+    /// ``replay()`` wakes the queue for it), or a timer would fire again at once, in a loop.
+    private func nextDue(in items: [QueuedRequest]) async -> Date? {
+        var seenQueues = Set<String>()
+        var mayDeliver: [String: Bool] = [:]
+        var next: Date?
+        for item in items where item.state == .pending && seenQueues.insert(heldBackKey(item)).inserted {
+            if deliversAsOwner, waitingForSignIn[item.account ?? ""] != nil { continue }
+            if let owner = item.account {
+                if mayDeliver[owner] == nil { mayDeliver[owner] = await mayDeliverAs?(owner) ?? false }
+                if mayDeliver[owner] != true { continue }
+            }
+            next = min(next ?? item.nextAttemptAt, item.nextAttemptAt)
+        }
+        return next
+    }
+
+    /// Makes sure a replay runs at `date` (or earlier, if one is already set for earlier).
+    func scheduleWakeup(at date: Date) {
+        if let wakeupAt, wakeupAt <= date, wakeup != nil { return }
+        wakeupAt = date
+        wakeup?.cancel()
+        let deadline = clock.now.advanced(by: .clampedSeconds(date.timeIntervalSince(clock.date)))
+        wakeup = Task { [weak self, clock] in
+            do { try await clock.sleep(until: deadline) } catch { return }
+            await self?.wakeupFired()
+        }
+    }
+
+    /// A timer's round. Its task is forgotten first, so that a timer set during the round does
+    /// not cancel the task the round runs in (a cancelled round stops short). A timer cancelled
+    /// between its end and here has been replaced by an earlier one, which does the round.
+    private func wakeupFired() async {
+        guard !Task.isCancelled else { return }
+        wakeup = nil
+        wakeupAt = nil
+        await run(force: false)
+    }
+}
