@@ -88,7 +88,7 @@ extension OfflineQueue {
     /// its account's writes wait for a new one; otherwise the whole queue waits.
     func waitForSignIn(for item: QueuedRequest) {
         if deliversAsOwner {
-            waitingForSignIn[item.account ?? "", default: []].insert(heldBackKey(item))
+            waitingForSignIn[item.account ?? "", default: SignInWait(since: clock.date)].groups.insert(heldBackKey(item))
         } else {
             isWaitingForSignIn = true
         }

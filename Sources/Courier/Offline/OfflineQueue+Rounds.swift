@@ -8,9 +8,12 @@ extension OfflineQueue {
     /// delivers them, gives them back, and claims again until a claim brings nothing new. A
     /// group held back in a round (a write that failed, an account not signed in, a lease lost)
     /// is not claimed again in it, so a failing write is tried once per round and held-back
-    /// groups never crowd out the others; groups waiting for a sign-in are not claimed at all.
+    /// groups never crowd out the others; groups waiting for a sign-in are not claimed at all,
+    /// for ``signInWaitInSharedStorage``.
     func deliverClaimed(from shared: any SharedQueueStorage, ignoringBackoff: Bool) async {
-        var heldBack = waitingForSignIn.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        let now = clock.date
+        waitingForSignIn = waitingForSignIn.filter { now.timeIntervalSince($0.value.since) < Self.signInWaitInSharedStorage }
+        var heldBack = waitingForSignIn.values.reduce(into: Set<String>()) { $0.formUnion($1.groups) }
         while !Task.isCancelled, !isWaitingForSignIn {
             let claimedAt = clock.date
             guard let claimed = try? await shared.claim(now: claimedAt, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),

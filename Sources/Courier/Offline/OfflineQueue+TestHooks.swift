@@ -8,12 +8,15 @@ extension OfflineQueue {
         case attached
         /// At least this many callers wait for a round of their own (``roundWaiterCount``).
         case roundWaiters(atLeast: Int)
+        /// The queue's timer is set (``scheduledWakeup``).
+        case timerSet
     }
 
     private func holds(_ condition: TestCondition) -> Bool {
         switch condition {
         case .attached: isAttached
         case .roundWaiters(let count): roundWaiterCount >= count
+        case .timerSet: scheduledWakeup != nil
         }
     }
 

@@ -54,6 +54,7 @@ extension OfflineQueue {
             do { try await clock.sleep(until: deadline) } catch { return }
             await self?.wakeupFired()
         }
+        resumeConditionWatches()
     }
 
     /// A timer's round. Its task is forgotten first, so that a timer set during the round does

@@ -128,7 +128,20 @@ public actor OfflineQueue {
     /// for want of a credential (`""` for writes that name none), each with the groups
     /// (``heldBackKey(_:)``) its refused writes are in: their writes wait for a new credential,
     /// and a shared storage's claims leave those groups out, so that they never crowd out the others.
-    var waitingForSignIn: [String: Set<String>] = [:]
+    var waitingForSignIn: [String: SignInWait] = [:]
+    /// How long an account waits for a sign-in in a shared storage before its writes are tried
+    /// again: another process (one that delivers nothing, such as the one the user signs in
+    /// through) may have saved a new credential, which only a use of the account's session
+    /// reads. A session still refused fails at once, without a call to the server.
+    static let signInWaitInSharedStorage: TimeInterval = 30
+
+    /// The writes of one account that wait for a sign-in.
+    struct SignInWait {
+        /// Their groups (``heldBackKey(_:)``).
+        var groups: Set<String> = []
+        /// When the wait began.
+        var since: Date
+    }
     /// The accounts whose writes wait for a new credential (for tests).
     var accountsWaitingForSignIn: Set<String> { Set(waitingForSignIn.keys) }
     /// Whether a client has attached the queue and its start-up round is over (for tests).

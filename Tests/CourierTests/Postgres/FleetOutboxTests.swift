@@ -1,5 +1,6 @@
 @testable import Courier
 import CourierAsyncHTTPClient
+import CourierTesting
 @testable import CourierPostgres
 import Foundation
 import ReferenceServer
@@ -8,13 +9,16 @@ import Testing
 @Suite("PostgreSQL: an outbox shared by several clients", .privatePostgres)
 struct FleetOutboxTests {
     /// A client of the fleet origin that delivers the shared outbox `name`, as every account.
-    private func makeClient(_ url: URL, _ database: PostgresDatabase, outbox name: String, lease: Duration = .seconds(30), transport: any Transport) -> APIClient {
+    private func makeClient(
+        _ url: URL, _ database: PostgresDatabase, outbox name: String, lease: Duration = .seconds(30), clock: any CourierClock = SystemClock(),
+        transport: any Transport
+    ) -> APIClient {
         var configuration = ClientConfiguration(baseURL: url)
         configuration.offlineQueue = OfflineQueue(
             storage: PostgresQueueStorage(database: database, name: name, lease: lease),
-            backoff: Backoff(.constant(.milliseconds(50)), jitter: .none)
+            backoff: Backoff(.constant(.milliseconds(50)), jitter: .none), clock: clock
         )
-        configuration.accounts = AccountSessions(authenticator: StoredBearer()) { PostgresCredentialStore(database: database, account: $0) }
+        configuration.accounts = AccountSessions(authenticator: StoredBearer(), clock: clock) { PostgresCredentialStore(database: database, account: $0) }
         configuration.retryPolicy = .none
         return APIClient(configuration: configuration, transport: transport)
     }
@@ -121,6 +125,44 @@ struct FleetOutboxTests {
                     #expect(await server.fleet.stats().applied == 1, "athlete-0's write went in the same round")
                     #expect(await queue.accountsWaitingForSignIn == Set(revoked))
                     #expect(try await queue.pending().count == 6)
+                } catch {
+                    try? await transport.shutdown()
+                    throw error
+                }
+                try await transport.shutdown()
+            }
+        }
+    }
+
+    @Test func anAccountSignedInAgainByAProcessThatDeliversNothingHasItsWritesDelivered() async throws {
+        try await withRunningServer { server, url in
+            try await PrivatePostgres.withDatabase { database, _ in
+                let transport = AsyncHTTPClientTransport()
+                do {
+                    try await PostgresCredentialStore(database: database, account: "athlete-0").save(Credential(accessToken: "withdrawn", accountID: "athlete-0"))
+                    let clock = ManualClock(mode: .suspending)
+                    let client = makeClient(url, database, outbox: "signin", clock: clock, transport: transport)
+                    let queue = try #require(client.configuration.offlineQueue)
+                    try await client.enqueue(write(1, seq: 1, account: "athlete-0"))
+                    await queue.replay()
+                    #expect(await queue.accountsWaitingForSignIn == ["athlete-0"])
+                    // The athlete signs in again through another process (a web front end, say).
+                    try await PostgresCredentialStore(database: database, account: "athlete-0")
+                        .save(Credential(accessToken: server.fleet.accountToken(for: "athlete-0"), accountID: "athlete-0"))
+                    let events = queue.events()
+                    // Past the wait, the queue's timer round tries the account again, and its
+                    // session reads the store it shares with the other process.
+                    #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.timerSet) } != nil)
+                    clock.advance(by: .seconds(31))
+                    let delivered = await withDeadline(.seconds(20)) {
+                        for await event in events {
+                            if case .delivered = event { return true }
+                        }
+                        return false
+                    }
+                    #expect(delivered == true)
+                    #expect(await server.fleet.stats().applied == 1)
+                    #expect(await queue.accountsWaitingForSignIn.isEmpty)
                 } catch {
                     try? await transport.shutdown()
                     throw error
