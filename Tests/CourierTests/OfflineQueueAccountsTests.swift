@@ -40,18 +40,27 @@ struct OfflineQueueAccountsTests {
         return request
     }
 
+    /// A client with sessions per account (and, when given, its own session) over a queue in
+    /// memory, once its queue is attached.
+    private func attachedClient(
+        _ accounts: AccountSessions, own: AuthSession? = nil, transport: MockTransport
+    ) async -> (APIClient, OfflineQueue) {
+        let queue = OfflineQueue(storage: MemoryQueueStorage(), clock: ManualClock())
+        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none, auth: own)
+        configuration.accounts = accounts
+        configuration.offlineQueue = queue
+        let client = APIClient(configuration: configuration, transport: transport)
+        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+        return (client, queue)
+    }
+
     @Test func aRevokedAccountsWritesWaitForItWhileOtherAccountsWritesGo() async throws {
         let accepted = AcceptedTokens(["Bearer bob-token"])
         let transport = origin(accepting: accepted)
         let accounts = AccountSessions(authenticator: RevokedGrant()) { _ in InMemoryCredentialStore() }
         try await accounts.signIn(Credential(accessToken: "alice-old", refreshToken: "r"), account: "alice")
         try await accounts.signIn(Credential(accessToken: "bob-token"), account: "bob")
-        let queue = OfflineQueue(storage: MemoryQueueStorage(), clock: ManualClock())
-        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none)
-        configuration.accounts = accounts
-        configuration.offlineQueue = queue
-        let client = APIClient(configuration: configuration, transport: transport)
-        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+        let (client, queue) = await attachedClient(accounts, transport: transport)
 
         // Alice's write comes first in the same named queue; her grant is revoked.
         _ = try await client.enqueue(write("alice's", as: "alice"))
@@ -109,12 +118,7 @@ struct OfflineQueueAccountsTests {
         try await accounts.signIn(Credential(accessToken: "bob-token"), account: "bob")
         let own = AuthSession(authenticator: RevokedGrant())
         try await own.signIn(Credential(accessToken: "service-old"))
-        let queue = OfflineQueue(storage: MemoryQueueStorage(), clock: ManualClock())
-        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none, auth: own)
-        configuration.accounts = accounts
-        configuration.offlineQueue = queue
-        let client = APIClient(configuration: configuration, transport: transport)
-        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+        let (client, queue) = await attachedClient(accounts, own: own, transport: transport)
 
         _ = try await client.enqueue(Request<Data>(method: .post, path: "/notes", body: .json(["text": "the service's"])))
         await queue.replay()
@@ -136,12 +140,7 @@ struct OfflineQueueAccountsTests {
         let transport = origin(accepting: accepted)
         let accounts = AccountSessions(authenticator: RevokedGrant()) { _ in InMemoryCredentialStore() }
         try await accounts.signIn(Credential(accessToken: "alice-token"), account: "alice")
-        let queue = OfflineQueue(storage: MemoryQueueStorage(), clock: ManualClock())
-        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none)
-        configuration.accounts = accounts
-        configuration.offlineQueue = queue
-        let client = APIClient(configuration: configuration, transport: transport)
-        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+        let (client, queue) = await attachedClient(accounts, transport: transport)
 
         var anonymous = Request<Data>(method: .post, path: "/notes", body: .json(["text": "anyone's"]))
         anonymous.options.requiresAuth = false

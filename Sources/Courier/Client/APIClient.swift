@@ -118,10 +118,8 @@ public final class APIClient: Sendable {
                     scoped.credentialScope = credentialScope
                     return try await entry(request, body, scoped)
                 }
-                // The client's own session (with sessions per account, it signs the writes that
-                // name no account), and which account has a new credential.
-                let credentialChanges = auth?.credentialChanges()
-                let accountChanges = accounts?.credentialChanges()
+                // Its own session signs writes of no account; AccountSessions names accounts with new credentials.
+                let (credentialChanges, accountChanges) = (auth?.credentialChanges(), accounts?.credentialChanges())
                 Task {
                     await queue.attach(
                         sender: sender, connectivity: connectivity, account: currentAccount, credentialChanges: credentialChanges,
