@@ -4,6 +4,10 @@
 # committed in Benchmarks/Thresholds/:
 #   scripts/benchmarks.sh           # run and check; exits 1 when a count rose past its threshold
 #   scripts/benchmarks.sh update    # run and rewrite the thresholds
+#   scripts/benchmarks.sh build     # only build them (release), as .ci/run does
+# Every mode builds the package first, on its own, and fails with the compiler's message when it
+# no longer compiles (the benchmarks use Courier's public API from outside, so a change to that
+# API can break them without breaking the main build).
 # A count may exceed its stored value by the tolerance the benchmark sets in code (2 at the
 # median, 4 at p90) before the check fails. Raising a threshold on purpose: run `update`,
 # commit the changed Thresholds/ files, and say in the commit why the allocations grew.
@@ -12,7 +16,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/../Benchmarks"
 
-case "${1:-check}" in
+mode=${1:-check}
+case "$mode" in
+build | check | update) ;;
+*)
+    echo "usage: scripts/benchmarks.sh [check|update|build]" >&2
+    exit 2
+    ;;
+esac
+if ! swift build -c release --product CourierAllocations; then
+    echo "the allocation benchmarks (Benchmarks/) do not compile" >&2
+    exit 1
+fi
+
+case "$mode" in
+build)
+    echo "the allocation benchmarks build"
+    ;;
 update)
     swift package --allow-writing-to-package-directory benchmark thresholds update --path "$PWD/Thresholds"
     ;;
@@ -32,9 +52,5 @@ check)
         echo "allocation counts: a count rose past its threshold, or the run failed (exit $status)" >&2
         exit 1
     fi
-    ;;
-*)
-    echo "usage: scripts/benchmarks.sh [check|update]" >&2
-    exit 2
     ;;
 esac

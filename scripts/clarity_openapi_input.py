@@ -3,7 +3,7 @@
 
     scripts/clarity_openapi_input.py PUBLISHED.json OUT.json
 
-The published document (../shared/seeds/clarity-backend/openapi.json) is the contract and is
+The published document (Contracts/clarity-backend/openapi.json) is the contract and is
 not edited. Two changes make the code generated from it fit a client that must keep working as
 the service grows, and keep its authors' prose out of this project:
 

@@ -2,8 +2,9 @@
 # Regenerates the committed OpenAPI clients:
 # - Sources/ReferenceAPIClient/Generated from the reference APIs' document
 #   (Sources/ReferenceServer/OpenAPI/openapi.yaml);
-# - Sources/ClarityOpenAPI/Generated from the CLARITY backend's published document
-#   (../shared/seeds/clarity-backend/openapi.json), through scripts/clarity_openapi_input.py,
+# - Sources/ClarityOpenAPI/Generated (types and client) and Sources/ClarityOpenAPIServer/Generated
+#   (the server stubs the reference server implements) from the CLARITY backend's published
+#   document (Contracts/clarity-backend/openapi.json), through scripts/clarity_openapi_input.py,
 #   which turns closed string sets into strings and drops the document's prose (see its header).
 #
 # The generator is built once in .build-openapi-generator (a throwaway package that depends on
@@ -37,8 +38,8 @@ mkdir -p "$out"
 sha256sum "$root/Sources/ReferenceServer/OpenAPI/openapi.yaml" | cut -d' ' -f1 > "$root/Sources/ReferenceAPIClient/document.sha256"
 echo "wrote $(ls "$out" | tr '\n' ' ')to $out"
 
-# CLARITY: the published document is read where the tests read it, beside this repository.
-published=$root/../shared/seeds/clarity-backend/openapi.json
+# CLARITY: the published document, as committed in this repository.
+published=$root/Contracts/clarity-backend/openapi.json
 clarity=$root/Sources/ClarityOpenAPI
 input=$tool/clarity-openapi.json
 python3 "$root/scripts/clarity_openapi_input.py" "$published" "$input"
@@ -47,9 +48,17 @@ mkdir -p "$clarity/Generated"
     --config "$clarity/openapi-generator-config.yaml" \
     --output-directory "$clarity/Generated" \
     "$input"
-# Two digests, which a test compares: the published document's and the transform's.
+clarity_server=$root/Sources/ClarityOpenAPIServer
+mkdir -p "$clarity_server/Generated"
+"$generator" generate \
+    --config "$clarity_server/openapi-generator-config.yaml" \
+    --output-directory "$clarity_server/Generated" \
+    "$input"
+# Two digests, which a test compares: the published document's and the transform's (both
+# generated targets come from the same input in the same run).
 {
     sha256sum "$published" | cut -d' ' -f1
     sha256sum "$root/scripts/clarity_openapi_input.py" | cut -d' ' -f1
 } > "$clarity/document.sha256"
 echo "wrote $(ls "$clarity/Generated" | tr '\n' ' ')to $clarity/Generated"
+echo "wrote $(ls "$clarity_server/Generated" | tr '\n' ' ')to $clarity_server/Generated"

@@ -1,4 +1,3 @@
-public import ClarityCore
 public import ClarityOpenAPI
 public import Courier
 public import Foundation
@@ -162,18 +161,6 @@ extension Components.Schemas.TokenResponse {
         Credential(
             accessToken: accessToken, refreshToken: refreshToken,
             expiresAt: issuedAt.addingTimeInterval(TimeInterval(expiresIn)), accountID: accountID, issuedAt: issuedAt
-        )
-    }
-}
-
-extension ClarityCore.TokenResponse {
-    /// Tokens a reference server issued directly (its test controls) as a Courier `Credential`,
-    /// with the user's id as the account.
-    /// - Parameter issuedAt: When they were issued.
-    public func credential(issuedAt: Date) -> Credential {
-        Credential(
-            accessToken: accessToken, refreshToken: refreshToken,
-            expiresAt: issuedAt.addingTimeInterval(TimeInterval(expiresIn)), accountID: user.id, issuedAt: issuedAt
         )
     }
 }

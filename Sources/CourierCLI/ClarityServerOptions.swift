@@ -1,5 +1,6 @@
 import ArgumentParser
 import ClarityAPI
+import ClarityOpenAPI
 import Courier
 import Foundation
 import ReferenceServer

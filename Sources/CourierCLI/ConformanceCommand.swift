@@ -29,7 +29,7 @@ struct CacheConformanceCommand: AsyncParsableCommand {
     @Option(help: "An origin speaking the suite's protocol (default: an embedded one on loopback).")
     var server: String?
 
-    @Option(help: "The test cases (default: ../shared/conformance/cache-tests.json from the current directory).")
+    @Option(help: "The test cases (default: Tests/Conformance/cache-tests.json under the current directory, the repository's copy).")
     var tests: String?
 
     @Option(help: "Also write per-test results and the summary as JSON.")

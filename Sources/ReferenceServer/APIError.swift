@@ -11,6 +11,9 @@ struct APIError: Error, Sendable {
     var message: String
     /// Extra headers for the response, for example `WWW-Authenticate`.
     var headers: HTTPFields = [:]
+    /// Where a 422 found the problem, as FastAPI's validation errors say it on CLARITY's paths
+    /// (`["body"]`, `["body", "email"]`, `["query", "limit"]`).
+    var location: [String] = ["body"]
 
     /// The JSON body for this error.
     var body: APIErrorBody { APIErrorBody(message: message, code: code) }
@@ -38,6 +41,12 @@ struct APIError: Error, Sendable {
     /// 422: the request was understood but its values are not acceptable.
     static func validationFailed(_ message: String) -> APIError {
         APIError(status: .unprocessableContent, code: "validation_failed", message: message)
+    }
+
+    /// 422 as FastAPI answers a request that does not match the operation's schema: `type`
+    /// (`json_invalid`, `missing`, …) and where (`["body", "email"]`).
+    static func requestInvalid(_ type: String, at location: [String], _ message: String) -> APIError {
+        APIError(status: .unprocessableContent, code: type, message: message, location: location)
     }
 
     /// 500: the server failed.

@@ -1,9 +1,16 @@
 import Hummingbird
 import Logging
+import OpenAPIRuntime
 
 /// Turns every error thrown by a route, including Hummingbird's own "no such route",
 /// into a JSON response: an `APIErrorBody`, or on CLARITY's paths the shapes of CLARITY's
 /// backend (``ClarityErrorShape``).
+///
+/// CLARITY's operations run through the server code generated from its document, which wraps
+/// what they throw in swift-openapi-runtime's `ServerError`: an ``APIError`` inside is answered
+/// as it is; a request the generated code could not read as the operation's input (a body that
+/// is not JSON or misses a field, a parameter of the wrong type, no body) is a 422 in FastAPI's
+/// validation shape, as the real service answers it.
 ///
 /// Errors thrown while a response body is being streamed happen after this middleware
 /// returned; Hummingbird answers those by closing the connection.
@@ -17,6 +24,13 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return try Self.render(error, path: request.uri.path)
+        } catch let error as ServerError {
+            if error.underlyingError is CancellationError { throw CancellationError() }
+            guard let failure = Self.apiError(for: error) else {
+                context.logger.error("unhandled error in \(request.method) \(request.uri.path): \(error.causeDescription): \(error.underlyingError)")
+                return try Self.render(APIError.internalFailure("internal server error"), path: request.uri.path)
+            }
+            return try Self.render(failure, path: request.uri.path)
         } catch let error as any HTTPResponseError {
             return try Self.render(Self.apiError(for: error, request: request), path: request.uri.path)
         } catch is CancellationError {
@@ -31,6 +45,23 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// (``ClarityErrorShape``), `{code, message}` everywhere else.
     static func render(_ error: APIError, path: String) throws -> Response {
         ClarityErrorShape.applies(to: path) ? try ClarityErrorShape.response(for: error, path: path) : try error.response()
+    }
+
+    /// The answer to an operation's failure: the ``APIError`` it threw, a 422 for a request that
+    /// did not match the operation, `nil` for anything else (a 500).
+    static func apiError(for error: ServerError) -> APIError? {
+        if let failure = error.underlyingError as? APIError { return failure }
+        guard error.operationInput == nil else { return nil }
+        switch error.underlyingError {
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .requestInvalid("json_invalid", at: ["body"], "JSON decode error")
+        case DecodingError.keyNotFound(let key, let context):
+            return .requestInvalid("missing", at: ["body"] + (context.codingPath + [key]).map(\.stringValue), "Field required")
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            return .requestInvalid("value_error", at: ["body"] + context.codingPath.map(\.stringValue), context.debugDescription)
+        default:
+            return .requestInvalid("value_error", at: ["request"], error.causeDescription)
+        }
     }
 
     /// The API error matching one of Hummingbird's HTTP errors.

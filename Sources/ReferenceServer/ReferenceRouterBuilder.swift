@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Tracing
 
@@ -11,7 +12,8 @@ import Tracing
 /// 4. ``RequestDecompressionMiddleware``: a compressed body is refused with 415 unless its route
 ///    takes gzip; the route groups' own one inflates it, after their access check.
 ///
-/// Then the routes: the open CLARITY auth routes under `/api/v1/auth`; the intervals routes
+/// Then the routes: CLARITY's backend (every operation of its published document, through the
+/// generated server protocol: ``ClarityService``, with its own access checks); the intervals routes
 /// (`/api/v1/athlete/…`, `/api/v1/activity/…`) behind ``IntervalsAccessMiddleware`` and its
 /// OAuth token endpoint (`/api/oauth/token`); everything else under `/api` behind
 /// ``AccessTokenMiddleware``; the fleet origin under `/fleet` (``FleetRoutes``, counted by
@@ -37,7 +39,9 @@ struct ReferenceRouterBuilder: Sendable {
     var tracer: (any Tracer)? = nil
 
     /// Builds a router; unknown routes answer a JSON 404.
-    func build() -> Router<ReferenceRequestContext> {
+    /// - Throws: What registering the generated CLARITY handlers throws (a server URL it cannot
+    ///   read, which the fixed one never is).
+    func build() throws -> Router<ReferenceRequestContext> {
         let router = Router(context: ReferenceRequestContext.self)
         // Added first so that they wrap every route, the not-found responder included.
         if let tracer { router.add(middleware: ServerTracingMiddleware(tracer: tracer)) }
@@ -49,17 +53,12 @@ struct ReferenceRouterBuilder: Sendable {
         router.add(middleware: RequestDecompressionMiddleware(decodes: false))
 
         OpenAPIDocumentRoute.register(on: router)
-        let authRoutes = AuthRoutes(auth: auth)
-        authRoutes.registerOpenRoutes(on: router.group(RouterPath(AuthRoutes.basePath)))
+        try ClarityService(auth: auth, clarity: clarity, health: clarityHealth, enablesDebugRoutes: enablesDebugRoutes, startedAt: Date())
+            .register(on: router, idempotency: idempotency)
 
         let api = router.group("api").add(middleware: AccessTokenMiddleware(auth: auth)).add(middleware: RequestDecompressionMiddleware(decodes: true))
-        authRoutes.registerAuthenticatedRoutes(on: api)
         RadarRoutes(store: store, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
-        ClarityAnalysisRoutes(store: clarity).register(on: api)
-        ClarityInsightRoutes(store: clarity).register(on: api)
         RadarEventStreamRoutes(store: store, hub: realtime).register(on: api)
-        ClarityHealthKitUploadRoutes(store: clarityHealth).register(on: api)
-        ClarityHealthDataRoutes(store: clarityHealth, idempotency: IdempotentWrite(store: idempotency)).register(on: api)
 
         // intervals.icu's routes take its own credentials: an API key (Basic API_KEY:<key>) or
         // a bearer token, renewed at its OAuth token endpoint.

@@ -1,4 +1,3 @@
-public import ClarityCore
 
 extension ReferenceServer {
     /// Thrown by ``ReferenceServer/issueTokens(email:)`` when no account has the email.
@@ -75,6 +74,14 @@ extension ReferenceServer {
     /// - Returns: The token, or `nil` when there is no such account or its email is verified already.
     public func verificationToken(email: String) async -> String? {
         await auth.verificationToken(email: email)
+    }
+
+    /// The password reset code waiting for an account after `POST /api/v1/auth/forgot-password`,
+    /// as the server would have emailed it.
+    /// - Parameter email: The account's email.
+    /// - Returns: The six-digit code, or `nil` when no reset is pending for that address.
+    public func passwordResetCode(email: String) async -> String? {
+        await auth.passwordResetCode(email: email)
     }
 }
 

@@ -216,7 +216,7 @@ public final class ReferenceServer: Sendable {
     /// Creates the application and the tasks that run it and wait for it to listen.
     private func launch() -> (startup: Task<URL, any Error>, server: Task<Void, any Error>) {
         let (boundPorts, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let router = ReferenceRouterBuilder(
+        let builder = ReferenceRouterBuilder(
             store: store,
             auth: auth,
             faults: faults,
@@ -231,13 +231,15 @@ public final class ReferenceServer: Sendable {
             fleet: fleet,
             enablesDebugRoutes: configuration.enablesDebugRoutes,
             tracer: configuration.tracer
-        ).build()
+        )
         let upgrade = RealtimeUpgrade(hub: realtime, store: store, auth: auth, enablesDebugRoutes: configuration.enablesDebugRoutes)
         let http1: HTTPServerBuilder = .http1WebSocketUpgrade(configuration: .init(ws: RealtimeUpgrade.configuration)) { request, channel, _ in
             await upgrade.shouldUpgrade(request, channel: channel)
         }
+        let router: Router<ReferenceRequestContext>
         let serverBuilder: HTTPServerBuilder
         do {
+            router = try builder.build()
             serverBuilder = try configuration.tlsConfiguration.map { try HTTPServerBuilder.tls(http1, tlsConfiguration: $0) } ?? http1
         } catch {
             portContinuation.finish()

@@ -23,25 +23,35 @@ extension Response {
         headers extra: HTTPFields = [:]
     ) throws -> Response {
         let data = try APIJSON.makeEncoder().encode(value)
-        let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
-        let etag = "\"\(digest)\""
+        let etag = ConditionalRequest.strongETag(of: data)
         var headers = extra
         headers[.eTag] = etag
         headers[.cacheControl] = cacheControl
         if let lastModified { headers[.lastModified] = IMFFixdate.string(from: lastModified) }
-        if notModified(request, etag: etag, lastModified: lastModified) {
+        if ConditionalRequest.isNotModified(request.headers, etag: etag, lastModified: lastModified) {
             return Response.bodiless(status: .notModified, headers: headers)
         }
         return Response.jsonText(data, headers: headers)
     }
+}
 
-    private static func notModified(_ request: Request, etag: String, lastModified: Date?) -> Bool {
-        let ifNoneMatch = request.headers[values: .ifNoneMatch]
+/// The preconditions of a conditional GET, evaluated as RFC 9110 §13.2.2 orders them.
+enum ConditionalRequest {
+    /// A strong `ETag` made from a body: the first 12 bytes of its SHA-256, quoted.
+    static func strongETag(of body: some DataProtocol) -> String {
+        "\"" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// Whether a request's preconditions say the client's copy is current: a matching
+    /// `If-None-Match` (strong or weak, or `*`); without `If-None-Match`, an `If-Modified-Since`
+    /// no earlier than `lastModified`.
+    static func isNotModified(_ fields: HTTPFields, etag: String, lastModified: Date?) -> Bool {
+        let ifNoneMatch = fields[values: .ifNoneMatch]
         if !ifNoneMatch.isEmpty {
             let candidates = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
             return candidates.contains(etag) || candidates.contains("W/" + etag) || candidates.contains("*")
         }
-        guard let lastModified, let since = request.headers[.ifModifiedSince].flatMap(IMFFixdate.date(from:)) else { return false }
+        guard let lastModified, let since = fields[.ifModifiedSince].flatMap(IMFFixdate.date(from:)) else { return false }
         return lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
     }
 }

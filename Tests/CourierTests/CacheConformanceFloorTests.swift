@@ -4,7 +4,7 @@ import Courier
 import Foundation
 import Testing
 
-/// The HTTP cache test suite (`../shared/conformance/cache-tests.json`), run as
+/// The HTTP cache test suite (`Tests/Conformance/cache-tests.json`), run as
 /// `courier conformance cache` runs it: every test that applies to a private cache, against
 /// the embedded origin, each through a fresh client with Courier's cache
 /// (``CourierCLI/makeConformanceClient(baseURL:clock:)``). It holds the score to floors, so a

@@ -8,7 +8,7 @@ import OpenAPIRuntime
 import Testing
 
 /// The CLARITY client generated from the backend's published document
-/// (`../shared/seeds/clarity-backend/openapi.json`), checked against that document itself.
+/// (`Contracts/clarity-backend/openapi.json`), checked against that document itself.
 @Suite("CLARITY's published document")
 struct ClarityDocumentTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import ClarityAPI
 @testable import Courier
+import CourierCLI
 import CourierAsyncHTTPClient
 import CourierSQLite
 import Foundation

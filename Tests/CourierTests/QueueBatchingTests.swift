@@ -1,5 +1,6 @@
 import ClarityAPI
 @testable import Courier
+import CourierCLI
 import CourierTesting
 import Foundation
 import HTTPTypes

@@ -1,6 +1,7 @@
+import ClarityAPI
 import Courier
 import CourierAsyncHTTPClient
-import ClarityAPI
+import CourierCLI
 import CourierTesting
 import Foundation
 import RadarAPI

@@ -1,4 +1,3 @@
-import ClarityCore
 import ClarityOpenAPI
 import Foundation
 import RadarCore

@@ -1,4 +1,3 @@
-import ClarityCore
 import Foundation
 import RadarCore
 @testable import ReferenceServer

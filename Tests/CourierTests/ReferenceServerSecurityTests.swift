@@ -1,5 +1,4 @@
 import ArgumentParser
-import ClarityCore
 import ClarityOpenAPI
 @testable import CourierCLI
 import CourierWebSocket

@@ -1,5 +1,4 @@
 import ClarityAPI
-import ClarityCore
 import Courier
 import CourierCompression
 import CourierTesting

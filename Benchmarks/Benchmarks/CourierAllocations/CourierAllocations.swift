@@ -92,7 +92,12 @@ private func loopbackBenchmarks() {
     let courierOnAsyncHTTPClient = Once<APIClient>()
     Benchmark("GET_Courier_AsyncHTTPClient", configuration: counts(tolerance: 8)) { benchmark in
         let client = try await courierOnAsyncHTTPClient.value {
-            APIClient(baseURL: try await started.url(), transport: AsyncHTTPClientTransport(client: HTTPClient.shared))
+            // The transport owns its client (it never takes one made elsewhere, whose redirect
+            // setting it could not read), on the same event loops as raw's `HTTPClient.shared`.
+            APIClient(
+                baseURL: try await started.url(),
+                transport: AsyncHTTPClientTransport(clientConfiguration: HTTPClient.Configuration(), eventLoopGroup: HTTPClient.shared.eventLoopGroup)
+            )
         }
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -60,12 +60,13 @@ public struct CacheConformanceRunner: Sendable {
         self.makeClient = makeClient
     }
 
-    /// `../shared/conformance/cache-tests.json` relative to a directory (the current one by default).
+    /// `Tests/Conformance/cache-tests.json` under a directory (the current one by default): the
+    /// copy of the suite committed in Courier's repository, found from the repository's root.
     /// - Parameter currentDirectory: The directory to resolve against.
     public static func defaultTestsURL(
         currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) -> URL {
-        currentDirectory.appendingPathComponent("../shared/conformance/cache-tests.json").standardizedFileURL
+        currentDirectory.appendingPathComponent("Tests/Conformance/cache-tests.json").standardizedFileURL
     }
 
     /// The tests a run covers: those that apply to a private cache, optionally narrowed to

@@ -27,7 +27,7 @@ public struct ConformanceSuite: Sendable, Decodable {
     }
 
     /// Reads a suite file.
-    /// - Parameter url: The file, such as `../shared/conformance/cache-tests.json`.
+    /// - Parameter url: The file, such as the repository's `Tests/Conformance/cache-tests.json`.
     /// - Returns: The suite.
     /// - Throws: The read error, or `DecodingError` when the file is not in the suite's format.
     public static func load(from url: URL) throws -> ConformanceSuite {

@@ -19,7 +19,7 @@ import HTTPTypes
 /// Two of the three JSON APIs Courier's reference server (`Sources/ReferenceServer`)
 /// implements, as the apps' documents and intervals.icu define them. The third, CLARITY
 /// (under `/api/v1`: `/auth`, `/healthkit/`, `/health-data/`, `/pat`, `/insights/`), is
-/// described by its backend's own published document (`shared/seeds/clarity-backend/openapi.json`),
+/// described by its backend's own published document (`Contracts/clarity-backend/openapi.json`),
 /// which the server follows and `scripts/api-check.sh` checks it against:
 ///
 /// - **Radar** under `/api`: radars, their opinions and trends, topic interpretation.

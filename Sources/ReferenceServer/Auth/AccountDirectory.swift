@@ -11,6 +11,8 @@ struct AccountDirectory: Sendable {
     private var idsByEmail: [String: String] = [:]
     /// Pending verification tokens, to the id of the account they verify.
     private var pendingVerifications: [String: String] = [:]
+    /// Pending password resets: the six-digit code sent for an account, by its id.
+    private var pendingResets: [String: String] = [:]
     private var nextUserNumber = 1
 
     /// The form emails are stored and looked up in: trimmed and lowercased.
@@ -80,6 +82,52 @@ struct AccountDirectory: Sendable {
         account.emailVerified = true
         accounts[id] = account
         return account
+    }
+
+    /// Changes an account's display name and email address (a new address must be confirmed
+    /// again, and may not be another account's).
+    /// - Returns: The updated account; `nil` when the id is unknown.
+    /// - Throws: ``APIError`` 409 `email_taken` when the new address is another account's.
+    mutating func update(id: String, displayName: String?, email: String?) throws -> UserAccount? {
+        guard var account = accounts[id] else { return nil }
+        if let displayName { account.displayName = displayName }
+        if let email, Self.normalizedEmail(email) != account.email {
+            let normalized = Self.normalizedEmail(email)
+            guard idsByEmail[normalized] == nil else { throw APIError.emailTaken() }
+            idsByEmail[account.email] = nil
+            idsByEmail[normalized] = id
+            account.email = normalized
+            account.emailVerified = false
+            accounts[id] = account
+            _ = makeVerificationToken(forAccount: id)
+        }
+        accounts[id] = account
+        return account
+    }
+
+    /// Starts a password reset for the account with this email: a new six-digit code replaces
+    /// any earlier one. `nil` when no account has the email.
+    mutating func makeResetCode(email: String) -> String? {
+        guard let id = account(email: email)?.id else { return nil }
+        let code = String(format: "%06d", Int.random(in: 0...999_999))
+        pendingResets[id] = code
+        return code
+    }
+
+    /// The pending reset code of the account with this email, if any.
+    func pendingResetCode(email: String) -> String? {
+        account(email: email).flatMap { pendingResets[$0.id] }
+    }
+
+    /// Sets a new password hash with the account's pending reset code, consuming it.
+    /// - Returns: The account's id; `nil` when the code is not the pending one.
+    mutating func resetPassword(email: String, code: String, to hash: PasswordHash) -> String? {
+        guard var account = account(email: email), let pending = pendingResets[account.id],
+              ConstantTimeComparison.equal(Array(pending.utf8), Array(code.utf8)) else { return nil }
+        pendingResets[account.id] = nil
+        account.passwordHash = hash
+        accounts[account.id] = account
+        return account.id
     }
 
     private mutating func nextGeneratedId() -> String {

@@ -1,4 +1,3 @@
-import ClarityCore
 import Foundation
 
 /// Accounts, passwords and tokens: everything behind `/api/v1/auth` and the access check of `/api`.
@@ -133,6 +132,55 @@ actor AuthService {
         }
     }
 
+    /// Changes the signed-in user's display name or email (``AccountDirectory/update(id:displayName:email:)``).
+    /// - Throws: ``APIError`` 422 for a malformed email, 409 `email_taken`, 401 for an unknown user.
+    func updateUser(id: String, displayName: String?, email: String?) throws -> ClarityUser {
+        if let email { try Self.validateEmail(email) }
+        guard let account = try directory.update(id: id, displayName: displayName, email: email) else {
+            throw APIError.unauthorized("Authentication required")
+        }
+        return account.clarityUser
+    }
+
+    /// Sends a new confirmation code to an unconfirmed address; nothing for an unknown or
+    /// confirmed one (the answer is the same, so it tells no one which accounts exist).
+    func resendConfirmation(email: String) {
+        guard let account = directory.account(email: email), !account.emailVerified else { return }
+        if directory.pendingVerificationToken(email: email) == nil { _ = directory.makeVerificationToken(forAccount: account.id) }
+    }
+
+    /// Starts a password reset: a code for the account with this email, if there is one.
+    func forgotPassword(email: String) {
+        _ = directory.makeResetCode(email: email)
+    }
+
+    /// Sets a new password with the reset code sent for the email, and ends every sign-in of
+    /// the account (its refresh tokens are revoked).
+    /// - Throws: ``APIError`` 422 for a password of the wrong length, 400 `invalid_code` when
+    ///   the code is not the pending one.
+    nonisolated func resetPassword(email: String, code: String, newPassword: String) async throws {
+        try Self.validatePassword(newPassword)
+        let hash = try hasher.hash(newPassword)
+        guard let userId = await directoryResetPassword(email: email, code: code, hash: hash) else {
+            throw APIError(status: .badRequest, code: "invalid_code", message: "the reset code is not valid")
+        }
+        await revokeRefreshTokens(ofUser: userId)
+    }
+
+    /// The pending password reset code of an account, if any (the reference server's stand-in
+    /// for the email that carries it).
+    func passwordResetCode(email: String) -> String? {
+        directory.pendingResetCode(email: email)
+    }
+
+    private func directoryResetPassword(email: String, code: String, hash: PasswordHash) -> String? {
+        directory.resetPassword(email: email, code: code, to: hash)
+    }
+
+    private func revokeRefreshTokens(ofUser userId: String) {
+        ledger.revokeRefreshTokens(ofUser: userId)
+    }
+
     /// Checks the access token of a request.
     func checkAccess(_ token: String) -> TokenLedger.AccessCheck {
         ledger.checkAccess(token, now: clock())
@@ -226,14 +274,14 @@ actor AuthService {
         )
     }
 
-    private static func validateEmail(_ email: String) throws {
+    static func validateEmail(_ email: String) throws {
         let parts = AccountDirectory.normalizedEmail(email).split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty }) else {
             throw APIError.validationFailed("email must be an address like name@example.com")
         }
     }
 
-    private static func validatePassword(_ password: String) throws {
+    static func validatePassword(_ password: String) throws {
         guard (minimumPasswordLength...maximumPasswordLength).contains(password.count) else {
             throw APIError.validationFailed(
                 "password must be \(minimumPasswordLength) to \(maximumPasswordLength) characters, got \(password.count)"

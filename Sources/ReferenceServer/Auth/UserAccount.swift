@@ -1,4 +1,3 @@
-import ClarityCore
 import Foundation
 
 /// A user as the server stores them, password hash included.
@@ -6,11 +5,11 @@ struct UserAccount: Sendable {
     /// The user's unique identifier.
     let id: String
     /// The email address, trimmed and lowercased.
-    let email: String
+    var email: String
     /// The name shown for the user, if they gave one.
-    let displayName: String?
+    var displayName: String?
     /// The salted hash of the password.
-    let passwordHash: PasswordHash
+    var passwordHash: PasswordHash
     /// Whether the email address has been confirmed.
     var emailVerified: Bool
     /// When the account was created.

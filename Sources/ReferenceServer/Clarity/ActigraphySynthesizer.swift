@@ -1,4 +1,3 @@
-import ClarityCore
 import Foundation
 
 /// Computes a PAT-style analysis from activity samples, deterministically: the same samples

@@ -20,10 +20,16 @@ enum ClarityErrorShape {
 
     /// The response for an error on a CLARITY path.
     static func response(for error: APIError, path: String) throws -> Response {
+        let rendered = try encoded(error, path: path)
+        return Response(status: rendered.status, headers: rendered.fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: rendered.body)))
+    }
+
+    /// The status, header fields and JSON body of an error on a CLARITY path.
+    static func encoded(_ error: APIError, path: String) throws -> (status: HTTPResponse.Status, fields: HTTPFields, body: Data) {
         let body: any Encodable
         if error.status == .unprocessableContent {
             body = Components.Schemas.HTTPValidationError(detail: [
-                Components.Schemas.ValidationError(loc: [.init(value1: "body")], msg: error.message, _type: error.code),
+                Components.Schemas.ValidationError(loc: error.location.map { .init(value1: $0) }, msg: error.message, _type: error.code),
             ])
         } else if path.hasPrefix("/api/v1/auth/") {
             body = ProblemInDetail(detail: .init(
@@ -32,9 +38,9 @@ enum ClarityErrorShape {
         } else {
             body = Components.Schemas.ErrorResponse(code: error.code, details: .init(), error: error.message)
         }
-        var headers = error.headers
-        headers[.contentType] = "application/json"
-        return Response(status: error.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try APIJSON.makeEncoder().encode(body))))
+        var fields = error.headers
+        fields[.contentType] = "application/json"
+        return (error.status, fields, try APIJSON.makeEncoder().encode(body))
     }
 
     /// `{"detail": {problem}}`.

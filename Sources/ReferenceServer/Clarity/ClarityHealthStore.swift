@@ -1,4 +1,3 @@
-import ClarityCore
 import ClarityOpenAPI
 import Foundation
 
@@ -20,6 +19,8 @@ actor ClarityHealthStore {
         let ownerId: String
         let processing: HealthDataProcessing
         let readyAt: Date
+        /// The ids of the metrics the batch stored.
+        let metricIds: Set<String>
     }
 
     private let processingTime: TimeInterval
@@ -62,8 +63,10 @@ actor ClarityHealthStore {
     func acceptMetrics(_ metrics: [Components.Schemas.HealthMetric], ownerId: String, at now: Date) -> HealthDataProcessing {
         let id = "hd_\(nextBatch)"
         nextBatch += 1
+        var ids: Set<String> = []
         for var metric in metrics {
             metric.metricId = Self.metricId(nextMetric)
+            ids.insert(Self.metricId(nextMetric))
             metric.createdAt = metric.createdAt ?? Self.whole(now)
             nextMetric += 1
             metricsByUser[ownerId, default: []].append(metric)
@@ -71,7 +74,7 @@ actor ClarityHealthStore {
         let processing = HealthDataProcessing(
             processingId: id, status: .processing, totalMetrics: metrics.count, processedMetrics: 0, createdAt: Self.whole(now)
         )
-        batches[id] = StoredBatch(ownerId: ownerId, processing: processing, readyAt: now.addingTimeInterval(processingTime))
+        batches[id] = StoredBatch(ownerId: ownerId, processing: processing, readyAt: now.addingTimeInterval(processingTime), metricIds: ids)
         return batchStatus(id: id, ownerId: ownerId, at: now) ?? processing
     }
 
@@ -89,8 +92,19 @@ actor ClarityHealthStore {
         return processing
     }
 
-    /// A page of metrics in the `{"data": [...], "meta": {...}}` shape clients read with
-    /// Courier's `PaginatedResponse`.
+    /// Deletes one of the user's batches and the metrics it stored.
+    /// - Returns: How many metrics went; `nil` when the user has no batch with that id.
+    func deleteBatch(id: String, ownerId: String) -> Int? {
+        guard let batch = batches[id], batch.ownerId == ownerId else { return nil }
+        batches[id] = nil
+        let before = metricsByUser[ownerId]?.count ?? 0
+        metricsByUser[ownerId]?.removeAll { $0.metricId.map(batch.metricIds.contains) ?? false }
+        return before - (metricsByUser[ownerId]?.count ?? 0)
+    }
+
+    /// How many metrics the server holds, for its health report.
+    var metricCount: Int { metricsByUser.values.reduce(0) { $0 + $1.count } }
+
     /// One page of a user's metrics, oldest first, from `offset`.
     struct MetricPage: Sendable {
         let items: [Components.Schemas.HealthMetric]

@@ -1,4 +1,3 @@
-import ClarityCore
 import Foundation
 
 /// The CLARITY analyses and insights the server holds, per user, in memory.

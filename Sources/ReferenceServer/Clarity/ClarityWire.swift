@@ -1,4 +1,3 @@
-import ClarityCore
 import ClarityOpenAPI
 import Foundation
 import OpenAPIRuntime
@@ -8,7 +7,7 @@ import OpenAPIRuntime
 /// document's shape because it is the document's type.
 enum ClarityWire {
     /// `TokenResponse`: snake_case, `token_type` `bearer`, no user (that is `/auth/me`'s).
-    static func tokens(_ tokens: ClarityCore.TokenResponse) -> Components.Schemas.TokenResponse {
+    static func tokens(_ tokens: TokenResponse) -> Components.Schemas.TokenResponse {
         Components.Schemas.TokenResponse(
             accessToken: tokens.accessToken, expiresIn: tokens.expiresIn, refreshToken: tokens.refreshToken,
             scope: "read write", tokenType: "bearer"
@@ -24,7 +23,7 @@ enum ClarityWire {
     }
 
     /// `ActigraphyAnalysis`, for the user it belongs to.
-    static func actigraphy(_ results: ClarityCore.ActigraphyAnalysis, userId: String, at date: Date) -> Components.Schemas.ActigraphyAnalysis {
+    static func actigraphy(_ results: ActigraphyAnalysis, userId: String, at date: Date) -> Components.Schemas.ActigraphyAnalysis {
         Components.Schemas.ActigraphyAnalysis(
             activityFragmentation: results.activityFragmentation, analysisTimestamp: timestamp(date),
             circadianRhythmScore: results.circadianRhythmScore, clinicalInsights: results.clinicalInsights,
@@ -36,7 +35,7 @@ enum ClarityWire {
     }
 
     /// `AnalysisResponse`: the submission's answer.
-    static func submission(_ stored: ClarityCore.AnalysisResponse, userId: String, elapsed: TimeInterval) -> Components.Schemas.AnalysisResponse {
+    static func submission(_ stored: AnalysisResponse, userId: String, elapsed: TimeInterval) -> Components.Schemas.AnalysisResponse {
         Components.Schemas.AnalysisResponse(
             analysis: stored.analysis.map { actigraphy($0, userId: userId, at: stored.completedAt ?? stored.createdAt) },
             analysisId: stored.processingId, cached: false, message: stored.message,
@@ -45,7 +44,7 @@ enum ClarityWire {
     }
 
     /// `PATAnalysisResponse`: an analysis read back.
-    static func patAnalysis(_ stored: ClarityCore.AnalysisResponse) -> Components.Schemas.PATAnalysisResponse {
+    static func patAnalysis(_ stored: AnalysisResponse) -> Components.Schemas.PATAnalysisResponse {
         let results = stored.analysis
         return Components.Schemas.PATAnalysisResponse(
             activityEmbedding: results.map(embedding(of:)),
@@ -96,13 +95,13 @@ enum ClarityWire {
     }
 
     /// A short, deterministic embedding of the results (the real service's is the model's).
-    private static func embedding(of results: ClarityCore.ActigraphyAnalysis) -> [Double] {
+    private static func embedding(of results: ActigraphyAnalysis) -> [Double] {
         [results.sleepEfficiency / 100, results.totalSleepTime / 24, results.circadianRhythmScore, results.activityFragmentation, results.depressionRiskScore]
             .map { ($0 * 1_000).rounded() / 1_000 }
     }
 
     /// Sleep stages by hour of the night, from the totals.
-    private static func sleepStages(of results: ClarityCore.ActigraphyAnalysis) -> [String] {
+    private static func sleepStages(of results: ActigraphyAnalysis) -> [String] {
         let hours = max(0, Int(results.totalSleepTime.rounded()))
         return (0..<hours).map { hour in hour % 4 == 0 ? "light" : hour % 4 == 2 ? "deep" : hour % 4 == 3 ? "rem" : "light" }
     }

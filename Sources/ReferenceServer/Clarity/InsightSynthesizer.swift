@@ -1,4 +1,3 @@
-import ClarityCore
 import Foundation
 
 /// Writes an insight from analysis results with templates: the same results and type always

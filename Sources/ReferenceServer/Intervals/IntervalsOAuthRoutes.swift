@@ -1,4 +1,3 @@
-import ClarityCore
 import Foundation
 import Hummingbird
 

@@ -6,7 +6,7 @@ import ReferenceServer
 import Testing
 
 /// Its own suite, so its own PostgreSQL: it stops and starts the server under the clients.
-@Suite("PostgreSQL: an outbox across a database restart", .privatePostgres)
+@Suite("PostgreSQL: an outbox across a database restart", .needsPostgresServer, .privatePostgres)
 struct FleetDatabaseRestartTests {
     @Test func aRestartInTheMiddleOfDeliveriesLosesNothingAppliesNothingTwiceAndNeedsNoNewClient() async throws {
         let postgres = try #require(PrivatePostgres.server)

@@ -6,7 +6,7 @@ import Foundation
 import ReferenceServer
 import Testing
 
-@Suite("PostgreSQL: an outbox shared by several clients", .privatePostgres)
+@Suite("PostgreSQL: an outbox shared by several clients", .needsPostgresServer, .privatePostgres)
 struct FleetOutboxTests {
     /// A client of the fleet origin that delivers the shared outbox `name`, as every account.
     private func makeClient(

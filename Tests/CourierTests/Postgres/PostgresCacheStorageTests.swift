@@ -5,7 +5,7 @@ import Foundation
 import PostgresNIO
 import Testing
 
-@Suite("PostgreSQL: the shared HTTP cache", .privatePostgres)
+@Suite("PostgreSQL: the shared HTTP cache", .needsPostgresServer, .privatePostgres)
 struct PostgresCacheStorageTests {
     private func response(_ body: String, vary: [String: String?] = [:]) -> CachedResponse {
         CachedResponse(

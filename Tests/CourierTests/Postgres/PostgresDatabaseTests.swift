@@ -3,7 +3,7 @@ import Foundation
 import PostgresNIO
 import Testing
 
-@Suite("PostgreSQL: connecting and migrating", .privatePostgres)
+@Suite("PostgreSQL: connecting and migrating", .needsPostgresServer, .privatePostgres)
 struct PostgresDatabaseTests {
     private func failure(_ url: String, createsSchema: Bool = true) async -> PostgresStoreError? {
         do {

@@ -5,7 +5,7 @@ import Foundation
 import PostgresNIO
 import Testing
 
-@Suite("PostgreSQL: the outbox's storage", .privatePostgres)
+@Suite("PostgreSQL: the outbox's storage", .needsPostgresServer, .privatePostgres)
 struct PostgresQueueStorageTests {
     private let start = Date(timeIntervalSince1970: 1_800_000_000)
 

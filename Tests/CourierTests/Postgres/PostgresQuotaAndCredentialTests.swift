@@ -8,7 +8,7 @@ import PostgresNIO
 import Synchronization
 import Testing
 
-@Suite("PostgreSQL: shared quotas and credentials", .privatePostgres)
+@Suite("PostgreSQL: shared quotas and credentials", .needsPostgresServer, .privatePostgres)
 struct PostgresQuotaAndCredentialTests {
     @Test func processesSharingAQuotaNeverAdmitMoreThanItsLimit() async throws {
         try await PrivatePostgres.withDatabase { database, url in

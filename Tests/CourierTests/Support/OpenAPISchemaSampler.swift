@@ -28,15 +28,15 @@ struct OpenAPISchemaSampler: Sendable {
         document = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
     }
 
-    /// The CLARITY backend's published document, beside this repository.
+    /// The CLARITY backend's published document, as committed in this repository.
     static func clarity() throws -> OpenAPISchemaSampler {
         try OpenAPISchemaSampler(contentsOf: clarityDocumentURL)
     }
 
-    /// `../shared/seeds/clarity-backend/openapi.json`.
+    /// `Contracts/clarity-backend/openapi.json` in this repository.
     static let clarityDocumentURL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/seeds/clarity-backend/openapi.json")
+        .appendingPathComponent("Contracts/clarity-backend/openapi.json")
 
     /// The operation at a path template and method, such as (`get`, `/api/v1/auth/me`).
     func operation(_ method: String, _ template: String) -> [String: JSONValue]? {

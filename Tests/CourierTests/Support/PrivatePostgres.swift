@@ -59,3 +59,29 @@ extension Trait where Self == PrivatePostgresTrait {
     /// A private PostgreSQL server for the suite's tests.
     static var privatePostgres: Self { PrivatePostgresTrait() }
 }
+
+/// Whether the PostgreSQL suites run here: they need PostgreSQL's server programs (`initdb`,
+/// `pg_ctl`), found as ``LocalPostgresServer/findBinaries()`` finds them.
+///
+/// On a machine without them the suites are reported as skipped, with the command that
+/// installs them. With `COURIER_REQUIRE_POSTGRES=1` in the environment (`.ci/run` sets it) they
+/// always run, so a machine that lacks the programs fails them instead of passing by skipping.
+enum PostgresAvailability {
+    /// The environment variable that makes a missing server a failure rather than a skip.
+    static let requirementVariable = "COURIER_REQUIRE_POSTGRES"
+    /// What a user runs to get the programs, on Debian and Ubuntu.
+    static let installCommand = "sudo apt-get install postgresql"
+
+    /// Whether the suites run: the programs are there, or they are required.
+    static var suitesRun: Bool {
+        ProcessInfo.processInfo.environment[requirementVariable] == "1" || (try? LocalPostgresServer.findBinaries()) != nil
+    }
+
+    /// Why they were skipped.
+    static let skipReason: Comment = "PostgreSQL's server programs (initdb, pg_ctl) are not installed; `\(installCommand)` installs them (or set COURIER_POSTGRES_BIN)"
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the suite only where ``PostgresAvailability/suitesRun``; skips it, saying why, elsewhere.
+    static var needsPostgresServer: Self { .enabled(if: PostgresAvailability.suitesRun, PostgresAvailability.skipReason) }
+}

@@ -1,21 +1,21 @@
-public import Foundation
+import Foundation
 
 /// What to write an insight about (`POST /api/v1/insights/generate`): a finished analysis by
 /// id, or results the app already has.
-public struct InsightRequest: Codable, Sendable, Hashable {
+struct InsightRequest: Codable, Sendable, Hashable {
     /// A completed analysis of the user's, by its ``AnalysisResponse/processingId``.
-    public var analysisId: String?
+    var analysisId: String?
     /// Results to use instead of a stored analysis.
-    public var analysisResults: ActigraphyAnalysis?
+    var analysisResults: ActigraphyAnalysis?
     /// What the insight should focus on.
-    public var insightType: InsightType
+    var insightType: InsightType
     /// Whether to add recommendations.
-    public var includeRecommendations: Bool
+    var includeRecommendations: Bool
     /// Free text the user added, such as "training for a marathon".
-    public var context: String?
+    var context: String?
 
     /// Makes a request; give `analysisId` or `analysisResults`.
-    public init(
+    init(
         analysisId: String? = nil, analysisResults: ActigraphyAnalysis? = nil,
         insightType: InsightType = .comprehensive, includeRecommendations: Bool = true, context: String? = nil
     ) {
@@ -28,7 +28,7 @@ public struct InsightRequest: Codable, Sendable, Hashable {
 }
 
 /// What an insight focuses on.
-public enum InsightType: String, Codable, Sendable, Hashable, CaseIterable {
+enum InsightType: String, Codable, Sendable, Hashable, CaseIterable {
     /// Sleep, activity and rhythm together.
     case comprehensive
     /// Sleep only.
@@ -42,31 +42,31 @@ public enum InsightType: String, Codable, Sendable, Hashable, CaseIterable {
 /// A generated health insight: a narrative with its key points and recommendations.
 ///
 /// An insight never changes once generated; the server marks it cacheable for a day.
-public struct Insight: Codable, Sendable, Hashable, Identifiable {
+struct Insight: Codable, Sendable, Hashable, Identifiable {
     /// The insight's id.
-    public var insightId: String
+    var insightId: String
     /// Whose insight it is.
-    public var userId: String
+    var userId: String
     /// Its focus.
-    public var insightType: InsightType
+    var insightType: InsightType
     /// A few sentences for the user.
-    public var narrative: String
+    var narrative: String
     /// The main findings, one line each.
-    public var keyInsights: [String]
+    var keyInsights: [String]
     /// What to try, one line each; empty when not asked for.
-    public var recommendations: [String]
+    var recommendations: [String]
     /// How sure the service is (0–1).
-    public var confidenceScore: Double
+    var confidenceScore: Double
     /// The analysis it was written from, if any.
-    public var sourceAnalysisId: String?
+    var sourceAnalysisId: String?
     /// When it was generated.
-    public var generatedAt: Date
+    var generatedAt: Date
 
     /// The insight's id.
-    public var id: String { insightId }
+    var id: String { insightId }
 
     /// Makes an insight.
-    public init(
+    init(
         insightId: String, userId: String, insightType: InsightType, narrative: String, keyInsights: [String],
         recommendations: [String], confidenceScore: Double, sourceAnalysisId: String?, generatedAt: Date
     ) {
@@ -84,20 +84,20 @@ public struct Insight: Codable, Sendable, Hashable, Identifiable {
 
 /// One page of a user's insights, newest first
 /// (`GET /api/v1/insights/history/{userId}?limit&offset`).
-public struct InsightHistoryPage: Codable, Sendable, Hashable {
+struct InsightHistoryPage: Codable, Sendable, Hashable {
     /// The insights on this page.
-    public var insights: [Insight]
+    var insights: [Insight]
     /// How many insights the user has in all.
-    public var totalCount: Int
+    var totalCount: Int
     /// The page size asked for.
-    public var limit: Int
+    var limit: Int
     /// How many insights were skipped.
-    public var offset: Int
+    var offset: Int
     /// Whether more follow.
-    public var hasMore: Bool
+    var hasMore: Bool
 
     /// Makes a page.
-    public init(insights: [Insight], totalCount: Int, limit: Int, offset: Int, hasMore: Bool) {
+    init(insights: [Insight], totalCount: Int, limit: Int, offset: Int, hasMore: Bool) {
         self.insights = insights
         self.totalCount = totalCount
         self.limit = limit

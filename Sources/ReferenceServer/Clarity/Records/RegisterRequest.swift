@@ -3,20 +3,20 @@
 /// ```json
 /// {"email": "ada@example.com", "password": "correct horse", "displayName": "Ada"}
 /// ```
-public struct RegisterRequest: Codable, Sendable, Hashable {
+struct RegisterRequest: Codable, Sendable, Hashable {
     /// The account's email address; it must contain `@` and not be taken yet.
-    public var email: String
+    var email: String
     /// The account's password: 8 to 128 characters.
-    public var password: String
+    var password: String
     /// The name shown for the user, if they gave one.
-    public var displayName: String?
+    var displayName: String?
 
     /// Creates a registration request.
     /// - Parameters:
     ///   - email: The account's email address.
     ///   - password: The account's password, 8 to 128 characters.
     ///   - displayName: The name shown for the user; `nil` for none.
-    public init(email: String, password: String, displayName: String? = nil) {
+    init(email: String, password: String, displayName: String? = nil) {
         self.email = email
         self.password = password
         self.displayName = displayName

@@ -1,7 +1,9 @@
 public import Foundation
 public import OpenAPIRuntime
 
-/// Reads and writes the datetimes of CLARITY's backend, which FastAPI (Pydantic) writes in
+/// Reads and writes the datetimes of CLARITY's backend (hand-written, beside the generated code:
+/// the wire's date form is part of the contract, and both the client, `ClarityAPI`, and the
+/// reference server's implementation of the generated server protocol use it), which FastAPI (Pydantic) writes in
 /// ISO 8601 with a few habits a strict RFC 3339 parser refuses:
 ///
 /// - fractions of any length, microseconds included (`2025-06-15T08:30:00.123456Z`);

@@ -1,25 +1,25 @@
-public import Foundation
+import Foundation
 
 /// One HealthKit sample as the iOS app exports it: a quantity (heart rate, steps) or a
 /// category (sleep stage) over a time span.
-public struct HealthKitSample: Codable, Sendable, Hashable {
+struct HealthKitSample: Codable, Sendable, Hashable {
     /// The sample's HealthKit UUID.
-    public var identifier: String
+    var identifier: String
     /// The HealthKit type, such as `HKQuantityTypeIdentifierHeartRate`.
-    public var type: String
+    var type: String
     /// The measured value (for a category sample, its raw value).
-    public var value: Double
+    var value: Double
     /// The unit, such as `count/min`; `nil` for category samples.
-    public var unit: String?
+    var unit: String?
     /// When the measurement began.
-    public var startDate: Date
+    var startDate: Date
     /// When it ended.
-    public var endDate: Date
+    var endDate: Date
     /// The app or device that recorded it.
-    public var sourceName: String?
+    var sourceName: String?
 
     /// Makes a sample.
-    public init(identifier: String, type: String, value: Double, unit: String?, startDate: Date, endDate: Date, sourceName: String? = nil) {
+    init(identifier: String, type: String, value: Double, unit: String?, startDate: Date, endDate: Date, sourceName: String? = nil) {
         self.identifier = identifier
         self.type = type
         self.value = value
@@ -32,18 +32,18 @@ public struct HealthKitSample: Codable, Sendable, Hashable {
 
 /// The body of `POST /api/v1/healthkit_upload`: a batch of HealthKit samples, often large,
 /// which the app writes to a file and uploads with progress.
-public struct HealthKitUploadRequest: Codable, Sendable, Hashable {
+struct HealthKitUploadRequest: Codable, Sendable, Hashable {
     /// The user the samples belong to: the signed-in user.
-    public var userId: String
+    var userId: String
     /// Quantity samples (heart rate, steps, energy).
-    public var quantitySamples: [HealthKitSample]
+    var quantitySamples: [HealthKitSample]
     /// Category samples (sleep analysis, stand hours).
-    public var categorySamples: [HealthKitSample]
+    var categorySamples: [HealthKitSample]
     /// A token from the previous sync, so the server can tell what is new.
-    public var syncToken: String?
+    var syncToken: String?
 
     /// Makes an upload.
-    public init(userId: String, quantitySamples: [HealthKitSample] = [], categorySamples: [HealthKitSample] = [], syncToken: String? = nil) {
+    init(userId: String, quantitySamples: [HealthKitSample] = [], categorySamples: [HealthKitSample] = [], syncToken: String? = nil) {
         self.userId = userId
         self.quantitySamples = quantitySamples
         self.categorySamples = categorySamples

@@ -2,13 +2,13 @@
 ///
 /// Refresh tokens rotate: the token sent here stops working once the exchange succeeds,
 /// and presenting it again revokes every refresh token of its user.
-public struct RefreshTokenRequest: Codable, Sendable, Hashable {
+struct RefreshTokenRequest: Codable, Sendable, Hashable {
     /// The refresh token from the latest ``TokenResponse``.
-    public var refreshToken: String
+    var refreshToken: String
 
     /// Creates a refresh request.
     /// - Parameter refreshToken: The refresh token from the latest ``TokenResponse``.
-    public init(refreshToken: String) {
+    init(refreshToken: String) {
         self.refreshToken = refreshToken
     }
 }

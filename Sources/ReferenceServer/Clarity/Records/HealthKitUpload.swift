@@ -1,23 +1,23 @@
-public import Foundation
+import Foundation
 
 /// The answer to `POST /api/v1/healthkit_upload` (202): the upload is stored and queued for
 /// processing; follow it with its ``uploadId``.
-public struct HealthKitUploadResponse: Codable, Sendable, Hashable {
+struct HealthKitUploadResponse: Codable, Sendable, Hashable {
     /// The upload's id, for `GET /api/v1/healthkit_upload/{uploadId}/status`.
-    public var uploadId: String
+    var uploadId: String
     /// Where it stands: ``HealthKitUploadState/queued`` when accepted.
-    public var status: HealthKitUploadState
+    var status: HealthKitUploadState
     /// When it was queued.
-    public var queuedAt: Date
+    var queuedAt: Date
     /// How many samples of each kind arrived (`quantitySamples`, `categorySamples`).
-    public var samplesReceived: [String: Int]
+    var samplesReceived: [String: Int]
     /// How many bytes the server received.
-    public var bytesReceived: Int
+    var bytesReceived: Int
     /// A note from the service.
-    public var message: String
+    var message: String
 
     /// Makes a response.
-    public init(uploadId: String, status: HealthKitUploadState, queuedAt: Date, samplesReceived: [String: Int], bytesReceived: Int, message: String) {
+    init(uploadId: String, status: HealthKitUploadState, queuedAt: Date, samplesReceived: [String: Int], bytesReceived: Int, message: String) {
         self.uploadId = uploadId
         self.status = status
         self.queuedAt = queuedAt
@@ -28,22 +28,22 @@ public struct HealthKitUploadResponse: Codable, Sendable, Hashable {
 }
 
 /// `GET /api/v1/healthkit_upload/{uploadId}/status`: how far processing an upload has come.
-public struct HealthKitUploadStatus: Codable, Sendable, Hashable {
+struct HealthKitUploadStatus: Codable, Sendable, Hashable {
     /// The upload's id.
-    public var uploadId: String
+    var uploadId: String
     /// Where it stands.
-    public var status: HealthKitUploadState
+    var status: HealthKitUploadState
     /// The share processed, from 0 to 1.
-    public var progress: Double
+    var progress: Double
     /// How many samples have been processed.
-    public var samplesProcessed: Int
+    var samplesProcessed: Int
     /// A note from the service.
-    public var message: String
+    var message: String
     /// When the status last changed.
-    public var lastUpdated: Date
+    var lastUpdated: Date
 
     /// Makes a status.
-    public init(uploadId: String, status: HealthKitUploadState, progress: Double, samplesProcessed: Int, message: String, lastUpdated: Date) {
+    init(uploadId: String, status: HealthKitUploadState, progress: Double, samplesProcessed: Int, message: String, lastUpdated: Date) {
         self.uploadId = uploadId
         self.status = status
         self.progress = progress
@@ -54,7 +54,7 @@ public struct HealthKitUploadStatus: Codable, Sendable, Hashable {
 }
 
 /// Where a HealthKit upload stands.
-public enum HealthKitUploadState: String, Codable, Sendable, Hashable {
+enum HealthKitUploadState: String, Codable, Sendable, Hashable {
     /// Stored, waiting to be processed.
     case queued
     /// Being processed.

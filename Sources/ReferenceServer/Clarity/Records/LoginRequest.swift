@@ -1,15 +1,15 @@
 /// The body of `POST /api/v1/auth/login`: the credentials of an existing account.
-public struct LoginRequest: Codable, Sendable, Hashable {
+struct LoginRequest: Codable, Sendable, Hashable {
     /// The account's email address.
-    public var email: String
+    var email: String
     /// The account's password.
-    public var password: String
+    var password: String
 
     /// Creates a login request.
     /// - Parameters:
     ///   - email: The account's email address.
     ///   - password: The account's password.
-    public init(email: String, password: String) {
+    init(email: String, password: String) {
         self.email = email
         self.password = password
     }
