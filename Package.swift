@@ -21,7 +21,8 @@ let package = Package(
         .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .library(name: "RadarCore", targets: ["RadarCore"]),
         .library(name: "RadarAPI", targets: ["RadarAPI"]),
-        .library(name: "ClarityAPI", targets: ["ClarityAPI"]),
+        // ClarityOpenAPI holds the wire types ClarityAPI's calls take and answer, and their date form.
+        .library(name: "ClarityAPI", targets: ["ClarityAPI", "ClarityOpenAPI"]),
         .library(name: "IntervalsCore", targets: ["IntervalsCore"]),
         .library(name: "IntervalsAPI", targets: ["IntervalsAPI"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),

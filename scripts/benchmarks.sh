@@ -4,7 +4,7 @@
 # committed in Benchmarks/Thresholds/:
 #   scripts/benchmarks.sh           # run and check; exits 1 when a count rose past its threshold
 #   scripts/benchmarks.sh update    # run and rewrite the thresholds
-#   scripts/benchmarks.sh build     # only build them (release), as .ci/run does
+#   scripts/benchmarks.sh build     # only build them (release; .ci/run builds them in debug)
 # Every mode builds the package first, on its own, and fails with the compiler's message when it
 # no longer compiles (the benchmarks use Courier's public API from outside, so a change to that
 # API can break them without breaking the main build).

@@ -51,14 +51,26 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// did not match the operation, `nil` for anything else (a 500).
     static func apiError(for error: ServerError) -> APIError? {
         if let failure = error.underlyingError as? APIError { return failure }
-        guard error.operationInput == nil else { return nil }
+        // The runtime answers a request it could not read as the operation's input with a 4xx
+        // (400, or 415 for a body of another content type); a failure of the server is a 500.
+        guard error.operationInput == nil, (400..<500).contains(error.httpStatus.code) else { return nil }
+        func location(_ path: [any CodingKey], _ message: String) -> [String] {
+            let names = path.map(\.stringValue)
+            let target = error.request.path ?? ""
+            let query = QueryItems(rawQuery: target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) })
+            // A coding path that starts with one of the request's query items is the query's; a
+            // value the decoder quotes is the query item that holds it (a date the transcoder
+            // refused names no path); a request without a body has only its query to get wrong.
+            if let first = names.first, query.first(first) != nil { return ["query"] + names }
+            if names.isEmpty, let item = query.pairs.first(where: { message.contains("\"\($0.value)\"") }) { return ["query", item.name] }
+            if names.isEmpty, error.request.method == .get || error.request.method == .delete { return ["query"] }
+            return ["body"] + names
+        }
         switch error.underlyingError {
-        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
-            return .requestInvalid("json_invalid", at: ["body"], "JSON decode error")
         case DecodingError.keyNotFound(let key, let context):
-            return .requestInvalid("missing", at: ["body"] + (context.codingPath + [key]).map(\.stringValue), "Field required")
+            return .requestInvalid("missing", at: location(context.codingPath + [key], ""), "Field required")
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
-            return .requestInvalid("value_error", at: ["body"] + context.codingPath.map(\.stringValue), context.debugDescription)
+            return .requestInvalid("value_error", at: location(context.codingPath, context.debugDescription), context.debugDescription)
         default:
             return .requestInvalid("value_error", at: ["request"], error.causeDescription)
         }

@@ -10,7 +10,8 @@ import Tracing
 /// 3. ``APIErrorMiddleware``: errors, Hummingbird's "no such route" included, become JSON, and
 ///    ``TrailingSlashRedirectMiddleware``: CLARITY's collections without their slash answer 307;
 /// 4. ``RequestDecompressionMiddleware``: a compressed body is refused with 415 unless its route
-///    takes gzip; the route groups' own one inflates it, after their access check.
+///    takes gzip; the route groups' own one (and, for CLARITY, ``ClarityCallMiddleware``) inflates
+///    it, after their access check.
 ///
 /// Then the routes: CLARITY's backend (every operation of its published document, through the
 /// generated server protocol: ``ClarityService``, with its own access checks); the intervals routes

@@ -1,4 +1,3 @@
-
 extension ReferenceServer {
     /// Thrown by ``ReferenceServer/issueTokens(email:)`` when no account has the email.
     public struct UnknownAccountError: Error, CustomStringConvertible {

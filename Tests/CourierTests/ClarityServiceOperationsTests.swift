@@ -198,4 +198,27 @@ struct ClarityServiceOperationsTests {
             #expect(try await client.send(Self.request(.delete, "/api/v1/health-data/\(id)", token: token)).status == .notFound)
         }
     }
+
+    @Test func aKeyedUploadIsReplayedWithItsLocationAndABadQueryIsA422AtTheQuery() async throws {
+        try await withRawClient { client, _, token in
+            let upload = #"{"user_id": "demo-user", "upload_source": "apple_health", "client_timestamp": "2025-06-15T08:30:00Z", "metrics": [{"metric_type": "heart_rate", "biometric_data": {"heart_rate": 61}}]}"#
+            var keyed = Self.request(.post, "/api/v1/health-data/", token: token, json: upload)
+            keyed.headers[HTTPField.Name("Idempotency-Key")!] = "upload-1"
+            let first = try await client.send(keyed)
+            let replay = try await client.send(keyed)
+            #expect(first.status == .created)
+            #expect(replay.status == .created)
+            #expect(first.headers[.location]?.hasPrefix("/api/v1/health-data/processing/") == true)
+            #expect(replay.headers[.location] == first.headers[.location], "the replay keeps the first answer's Location")
+            #expect(replay.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(replay.value == first.value)
+
+            let badDate = try await client.send(Self.request(.get, "/api/v1/health-data/?start_date=yesterday", token: token))
+            #expect(badDate.status == .unprocessableContent)
+            let detail = try JSONDecoder().decode(JSONValue.self, from: badDate.value)["detail"]
+            guard case .array(let errors)? = detail else { Issue.record("no validation list"); return }
+            #expect(errors.first?["loc"] == .array([.string("query"), .string("start_date")]), "\(errors)")
+            #expect(errors.first?["type"] != .string("json_invalid"))
+        }
+    }
 }

@@ -11,8 +11,11 @@ struct AccountDirectory: Sendable {
     private var idsByEmail: [String: String] = [:]
     /// Pending verification tokens, to the id of the account they verify.
     private var pendingVerifications: [String: String] = [:]
-    /// Pending password resets: the six-digit code sent for an account, by its id.
-    private var pendingResets: [String: String] = [:]
+    /// Pending password resets: the six-digit code sent for an account and the wrong codes
+    /// tried against it, by the account's id.
+    private var pendingResets: [String: (code: String, failures: Int)] = [:]
+    /// How many wrong codes end a pending reset: six digits guessed five times at most.
+    static let resetAttempts = 5
     private var nextUserNumber = 1
 
     /// The form emails are stored and looked up in: trimmed and lowercased.
@@ -110,24 +113,31 @@ struct AccountDirectory: Sendable {
     mutating func makeResetCode(email: String) -> String? {
         guard let id = account(email: email)?.id else { return nil }
         let code = String(format: "%06d", Int.random(in: 0...999_999))
-        pendingResets[id] = code
+        pendingResets[id] = (code, 0)
         return code
     }
 
     /// The pending reset code of the account with this email, if any.
     func pendingResetCode(email: String) -> String? {
-        account(email: email).flatMap { pendingResets[$0.id] }
+        account(email: email).flatMap { pendingResets[$0.id]?.code }
     }
 
-    /// Sets a new password hash with the account's pending reset code, consuming it.
-    /// - Returns: The account's id; `nil` when the code is not the pending one.
-    mutating func resetPassword(email: String, code: String, to hash: PasswordHash) -> String? {
-        guard var account = account(email: email), let pending = pendingResets[account.id],
-              ConstantTimeComparison.equal(Array(pending.utf8), Array(code.utf8)) else { return nil }
+    /// Checks a reset code against the account's pending one: a match consumes it; a miss counts,
+    /// and ``resetAttempts`` misses end the reset, so the code cannot be guessed.
+    /// - Returns: The account's id when the code matches; `nil` otherwise.
+    mutating func consumeResetCode(email: String, code: String) -> String? {
+        guard let account = account(email: email), let pending = pendingResets[account.id] else { return nil }
+        guard ConstantTimeComparison.equal(Array(pending.code.utf8), Array(code.utf8)) else {
+            pendingResets[account.id] = pending.failures + 1 >= Self.resetAttempts ? nil : (pending.code, pending.failures + 1)
+            return nil
+        }
         pendingResets[account.id] = nil
-        account.passwordHash = hash
-        accounts[account.id] = account
         return account.id
+    }
+
+    /// Sets an account's password hash.
+    mutating func setPasswordHash(_ hash: PasswordHash, ofAccount id: String) {
+        accounts[id]?.passwordHash = hash
     }
 
     private mutating func nextGeneratedId() -> String {

@@ -155,16 +155,17 @@ actor AuthService {
     }
 
     /// Sets a new password with the reset code sent for the email, and ends every sign-in of
-    /// the account (its refresh tokens are revoked).
+    /// the account (its access and refresh tokens are revoked). The code is checked before the
+    /// password is hashed, so a wrong one costs the server nothing; five wrong codes end the reset.
     /// - Throws: ``APIError`` 422 for a password of the wrong length, 400 `invalid_code` when
     ///   the code is not the pending one.
     nonisolated func resetPassword(email: String, code: String, newPassword: String) async throws {
         try Self.validatePassword(newPassword)
-        let hash = try hasher.hash(newPassword)
-        guard let userId = await directoryResetPassword(email: email, code: code, hash: hash) else {
+        guard let userId = await consumeResetCode(email: email, code: code) else {
             throw APIError(status: .badRequest, code: "invalid_code", message: "the reset code is not valid")
         }
-        await revokeRefreshTokens(ofUser: userId)
+        let hash = try hasher.hash(newPassword)
+        await finishReset(userId: userId, hash: hash)
     }
 
     /// The pending password reset code of an account, if any (the reference server's stand-in
@@ -173,12 +174,13 @@ actor AuthService {
         directory.pendingResetCode(email: email)
     }
 
-    private func directoryResetPassword(email: String, code: String, hash: PasswordHash) -> String? {
-        directory.resetPassword(email: email, code: code, to: hash)
+    private func consumeResetCode(email: String, code: String) -> String? {
+        directory.consumeResetCode(email: email, code: code)
     }
 
-    private func revokeRefreshTokens(ofUser userId: String) {
-        ledger.revokeRefreshTokens(ofUser: userId)
+    private func finishReset(userId: String, hash: PasswordHash) {
+        directory.setPasswordHash(hash, ofAccount: userId)
+        ledger.revokeAll(ofUser: userId)
     }
 
     /// Checks the access token of a request.

@@ -130,6 +130,12 @@ struct TokenLedger: Sendable {
         refreshGrants = refreshGrants.filter { $0.value.userId != userId }
     }
 
+    /// Ends every sign-in of a user: all their access and refresh tokens (a password reset).
+    mutating func revokeAll(ofUser userId: String) {
+        accessGrants = accessGrants.filter { $0.value.userId != userId }
+        refreshGrants = refreshGrants.filter { $0.value.userId != userId }
+    }
+
     /// Revokes every access token of a family: the sign-in a reused refresh token descends from.
     mutating func revokeAccessTokens(ofFamily family: UInt64) {
         accessGrants = accessGrants.filter { $0.value.family != family }

@@ -8,7 +8,8 @@ import Hummingbird
 /// Two parts, so that nothing is inflated for a caller who may not send it: the router-wide one
 /// (``decodes`` `false`) only refuses what no route takes, before authentication, without
 /// reading the body; the one on the routes' groups (``decodes`` `true`), after their access
-/// check, inflates the body, bounded (``maximumEncodedBytes`` read, ``maximumDecodedBytes``
+/// check, inflates the body (CLARITY's operations, which run through the generated server, are
+/// inflated by ``ClarityCallMiddleware`` after its token check, with ``gunzip(_:upTo:)``), bounded (``maximumEncodedBytes`` read, ``maximumDecodedBytes``
 /// inflated, 413 past either) and strictly (a stream cut short, or with bytes after its end,
 /// is a 400).
 struct RequestDecompressionMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -49,7 +50,10 @@ struct RequestDecompressionMiddleware<Context: RequestContext>: RouterMiddleware
     }
 
     /// The body inflated: one gzip stream, whole, and nothing after it.
-    static func gunzip(_ encoded: ByteBuffer) throws -> ByteBuffer {
+    /// - Parameters:
+    ///   - encoded: The gzip stream.
+    ///   - limit: The most bytes it may inflate to (413 past it); ``maximumDecodedBytes`` by default.
+    static func gunzip(_ encoded: ByteBuffer, upTo limit: Int = maximumDecodedBytes) throws -> ByteBuffer {
         let decompressor = try ZlibDecompressor(algorithm: .gzip)
         var input = encoded
         var output = ByteBuffer()
@@ -70,8 +74,8 @@ struct RequestDecompressionMiddleware<Context: RequestContext>: RouterMiddleware
                 throw APIError.badRequest("the body is not valid gzip")
             }
             output.writeBuffer(&window)
-            guard output.readableBytes <= maximumDecodedBytes else {
-                throw APIError.payloadTooLarge("the decoded body may be at most \(maximumDecodedBytes) bytes")
+            guard output.readableBytes <= limit else {
+                throw APIError.payloadTooLarge("the decoded body may be at most \(limit) bytes")
             }
             if full { continue }
             if ended, input.readableBytes > 0 { throw APIError.badRequest("the gzip body has bytes after its end") }

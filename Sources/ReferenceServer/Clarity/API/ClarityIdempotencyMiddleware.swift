@@ -7,11 +7,15 @@ import OpenAPIRuntime
 /// routes, over the same ``IdempotencyStore``, keyed by the caller ``ClarityCallMiddleware``
 /// found.
 ///
-/// A first request runs and its answer, errors the handler threw included (rendered as
-/// CLARITY's error shapes), is kept; a repeat with the same body gets that answer again with
+/// A first request runs and its answer, with the fields the handler added, is kept, failures
+/// the server answers included (rendered as CLARITY's error shapes: a 4xx the handler threw, a
+/// 422 for a body the generated code could not read); a repeat with the same body gets that answer again with
 /// `Idempotent-Replayed: true`; a reuse of the key for another request is 422, a repeat while
 /// the first runs 409. Answers of 500 or more, and failures that are not the server's answers,
 /// free the key for a retry.
+///
+/// It runs inside ``ClarityCallMiddleware`` (after it in the middleware list), whose caller and
+/// collected body it reads from ``ClarityCall/current``.
 struct ClarityIdempotencyMiddleware: ServerMiddleware {
     /// The operations that honour the header.
     static let operations: Set<String> = ["upload_health_data_api_v1_health_data__post"]
@@ -73,9 +77,13 @@ struct ClarityIdempotencyMiddleware: ServerMiddleware {
             let (response, body) = try await run()
             var bytes: ArraySlice<UInt8> = []
             if let body { bytes = try await ArraySlice(collecting: body, upTo: .max) }
-            return IdempotencyStore.StoredResponse(status: response.status, headers: response.headerFields, body: ByteBuffer(bytes: bytes))
+            // What the handler added to its answer (a `Location`) is kept with it, so that a
+            // replay carries it too; ClarityCallMiddleware adds it to the first answer after this.
+            var fields = response.headerFields
+            for field in try ClarityCall.running().answer.fields { fields[field.name] = field.value }
+            return IdempotencyStore.StoredResponse(status: response.status, headers: fields, body: ByteBuffer(bytes: bytes))
         } catch let error as ServerError {
-            guard let failure = error.underlyingError as? APIError else { throw error }
+            guard let failure = APIErrorMiddleware<ReferenceRequestContext>.apiError(for: error) else { throw error }
             let rendered = try ClarityErrorShape.encoded(failure, path: path)
             return IdempotencyStore.StoredResponse(status: rendered.status, headers: rendered.fields, body: ByteBuffer(bytes: rendered.body))
         }

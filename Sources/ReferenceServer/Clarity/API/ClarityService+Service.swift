@@ -97,7 +97,7 @@ extension ClarityService {
         let text = String(validating: body, as: UTF8.self)
         let json = text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
         let headers = Dictionary(call.request.headerFields.map { field in
-            (field.name.canonicalName, field.name == .authorization || field.name == .cookie ? Self.schemeOnly(field.value) : field.value)
+            (field.name.canonicalName, Self.isCredential(field.name) ? Self.schemeOnly(field.value) : field.value)
         }, uniquingKeysWith: { first, _ in first })
         return .ok(.init(body: .json(ClarityWire.object([
             "method": call.request.method.rawValue, "url": call.request.path ?? "/", "headers": headers,
@@ -126,6 +126,13 @@ extension ClarityService {
     /// for a 404 the handler returns.
     private static func answerAsAnAbsentRoute() throws {
         try ClarityCall.running().respond(contentType: "application/json", body: Array(#"{"detail":"Not Found"}"#.utf8))
+    }
+
+    /// Whether a header field may carry a credential: `Authorization`, `Proxy-Authorization`,
+    /// cookies, and any field whose name says key, token, secret or session.
+    private static func isCredential(_ name: HTTPField.Name) -> Bool {
+        let lowered = name.canonicalName.lowercased()
+        return ["auth", "cookie", "key", "token", "secret", "session"].contains { lowered.contains($0) }
     }
 
     /// An `Authorization` value with its credential left out: `Bearer …`, or `NO AUTH HEADER`.

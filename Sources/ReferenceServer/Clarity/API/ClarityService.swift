@@ -50,7 +50,8 @@ struct ClarityService: APIProtocol {
     func register(on router: Router<ReferenceRequestContext>, idempotency: IdempotencyStore) throws {
         try registerHandlers(
             on: router,
-            configuration: Configuration(dateTranscoder: ClarityDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
+            configuration: Configuration(dateTranscoder: ClarityDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+            // In this order: the idempotency middleware reads the call the first one binds.
             middlewares: [ClarityCallMiddleware(auth: auth), ClarityIdempotencyMiddleware(store: idempotency)]
         )
     }

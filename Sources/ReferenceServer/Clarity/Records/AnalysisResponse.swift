@@ -1,6 +1,6 @@
 import Foundation
 
-/// A PAT (Pretrained Actigraphy Transformer) analysis as the API reports it: submitted,
+/// A PAT (Pretrained Actigraphy Transformer) analysis as the reference server keeps it: submitted,
 /// processing, then completed with its results or failed.
 ///
 /// A completed analysis never changes, and the server says so

@@ -1,6 +1,7 @@
 public import Foundation
 
-/// A CLARITY account, as the API shows it to its owner.
+/// A CLARITY account as the reference server keeps it; `GET /api/v1/auth/me` shows it as the
+/// document's `UserInfoResponse`.
 public struct ClarityUser: Codable, Sendable, Hashable, Identifiable {
     /// The user's unique identifier.
     public var id: String

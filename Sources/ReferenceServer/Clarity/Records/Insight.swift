@@ -1,7 +1,7 @@
 import Foundation
 
-/// What to write an insight about (`POST /api/v1/insights/generate`): a finished analysis by
-/// id, or results the app already has.
+/// What to write an insight about (from `POST /api/v1/insights/`'s `InsightGenerationRequest`):
+/// a finished analysis by id, or results the caller already has.
 struct InsightRequest: Codable, Sendable, Hashable {
     /// A completed analysis of the user's, by its ``AnalysisResponse/processingId``.
     var analysisId: String?

@@ -1,4 +1,5 @@
-/// The body of `POST /api/v1/auth/login`: the credentials of an existing account.
+/// The credentials of an existing account, as the reference server's sign-in takes them from
+/// the document's `UserLoginRequest`.
 struct LoginRequest: Codable, Sendable, Hashable {
     /// The account's email address.
     var email: String

@@ -1,4 +1,5 @@
-/// The body of `POST /api/v1/auth/refresh`: the refresh token to exchange for a new token pair.
+/// The refresh token to exchange for a new token pair, as the reference server's refresh takes
+/// it (from `Authorization: Bearer` or a `{"refresh_token": …}` body).
 ///
 /// Refresh tokens rotate: the token sent here stops working once the exchange succeeds,
 /// and presenting it again revokes every refresh token of its user.

@@ -1,8 +1,5 @@
-/// The body of `POST /api/v1/auth/register`: the details of a new CLARITY account.
-///
-/// ```json
-/// {"email": "ada@example.com", "password": "correct horse", "displayName": "Ada"}
-/// ```
+/// The details of a new account, as the reference server's sign-up takes them from the
+/// document's `UserRegister`.
 struct RegisterRequest: Codable, Sendable, Hashable {
     /// The account's email address; it must contain `@` and not be taken yet.
     var email: String

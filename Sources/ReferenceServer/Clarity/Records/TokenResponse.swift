@@ -1,10 +1,6 @@
-/// The tokens a CLARITY client signs requests with, and the user they belong to.
-///
-/// Answered by register, login and refresh:
-/// ```json
-/// {"accessToken": "…", "refreshToken": "…", "tokenType": "Bearer", "expiresIn": 900,
-///  "user": {"id": "u_1", "email": "ada@example.com", "emailVerified": false, "createdAt": "…"}}
-/// ```
+/// A token pair the reference server issued, with the user it belongs to: what its sign-in,
+/// registration and refresh produce, and what ``ReferenceServer/issueTokens(email:)`` hands a
+/// test or the demo directly. The wire answer is the document's `TokenResponse`, without the user.
 public struct TokenResponse: Codable, Sendable, Hashable {
     /// The token to send as `Authorization: Bearer <accessToken>`.
     public var accessToken: String

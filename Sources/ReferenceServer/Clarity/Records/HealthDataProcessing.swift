@@ -1,27 +1,7 @@
 import Foundation
 
-/// The body of `POST /api/v1/health-data`: a batch of metrics to store and process.
-///
-/// A write that may be queued offline and replayed: send it with an idempotency key, and a
-/// repeat changes nothing on the server.
-struct HealthDataUpload: Codable, Sendable, Hashable {
-    /// The metrics.
-    var metrics: [HealthMetric]
-    /// Where they come from, such as `ios_app`.
-    var uploadSource: String
-    /// When the app made the batch.
-    var clientTimestamp: Date
-
-    /// Makes a batch.
-    init(metrics: [HealthMetric], uploadSource: String = "ios_app", clientTimestamp: Date) {
-        self.metrics = metrics
-        self.uploadSource = uploadSource
-        self.clientTimestamp = clientTimestamp
-    }
-}
-
-/// How processing a batch of metrics stands: the answer to `POST /api/v1/health-data` (201)
-/// and to `GET /api/v1/health-data/processing/{processingId}`.
+/// How processing a batch of health metrics stands, as the reference server keeps it (what
+/// `POST /api/v1/health-data/` and `GET /api/v1/health-data/processing/{processing_id}` report).
 struct HealthDataProcessing: Codable, Sendable, Hashable, Identifiable {
     /// The batch's processing id.
     var processingId: String
