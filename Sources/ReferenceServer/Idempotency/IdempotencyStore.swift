@@ -60,6 +60,25 @@ actor IdempotencyStore {
         case reused
         /// The store is full of requests still running; try again after this many seconds.
         case full(retryAfterSeconds: Int)
+
+        /// What the request does: run with a ticket, or replay a stored answer.
+        enum Admission: Sendable {
+            case run(Ticket)
+            case replay(StoredResponse)
+        }
+
+        /// The decision as the request acts on it.
+        /// - Throws: ``APIError`` 409 `idempotency_key_in_flight`, 422 `idempotency_key_reused`,
+        ///   503 `idempotency_store_full` for the refusals.
+        func admission() throws -> Admission {
+            switch self {
+            case .proceed(let ticket): return .run(ticket)
+            case .replay(let stored): return .replay(stored)
+            case .inFlight: throw APIError.idempotencyKeyInFlight()
+            case .reused: throw APIError.idempotencyKeyReused()
+            case .full(let retryAfterSeconds): throw APIError.idempotencyStoreFull(retryAfterSeconds: retryAfterSeconds)
+            }
+        }
     }
 
     private enum Entry: Sendable {

@@ -45,16 +45,10 @@ struct IdempotentWrite: Sendable {
         var request = request
         let fingerprint = try await Self.fingerprint(of: &request)
 
-        switch await store.begin(userId: userId, key: key, fingerprint: fingerprint) {
+        switch try await store.begin(userId: userId, key: key, fingerprint: fingerprint).admission() {
         case .replay(let stored):
             return Self.response(from: stored, replayed: true)
-        case .inFlight:
-            throw APIError.idempotencyKeyInFlight()
-        case .reused:
-            throw APIError.idempotencyKeyReused()
-        case .full(let retryAfterSeconds):
-            throw APIError.idempotencyStoreFull(retryAfterSeconds: retryAfterSeconds)
-        case .proceed(let ticket):
+        case .run(let ticket):
             return try await run(handler, request: request, context: context, userId: userId, key: key, ticket: ticket)
         }
     }

@@ -42,16 +42,10 @@ struct ClarityIdempotencyMiddleware: ServerMiddleware {
         let fingerprint = IdempotencyStore.Fingerprint(
             method: request.method.rawValue, path: path, bodyDigest: IdempotentWrite.digest(of: bytes)
         )
-        switch await store.begin(userId: userId, key: key, fingerprint: fingerprint) {
+        switch try await store.begin(userId: userId, key: key, fingerprint: fingerprint).admission() {
         case .replay(let stored):
             return Self.answer(stored, replayed: true)
-        case .inFlight:
-            throw APIError.idempotencyKeyInFlight()
-        case .reused:
-            throw APIError.idempotencyKeyReused()
-        case .full(let retryAfterSeconds):
-            throw APIError.idempotencyStoreFull(retryAfterSeconds: retryAfterSeconds)
-        case .proceed(let ticket):
+        case .run(let ticket):
             let stored: IdempotencyStore.StoredResponse
             do {
                 stored = try await Self.stored(await next(request, HTTPBody(bytes), metadata), path: path)
