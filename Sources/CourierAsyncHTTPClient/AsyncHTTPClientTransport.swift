@@ -87,6 +87,23 @@ public final class AsyncHTTPClientTransport: Transport {
         /// The minimum TLS version, trust roots and pinned keys for HTTPS; the system's
         /// defaults (TLS 1.2 or newer, the system trust store, no pins) unless set.
         public var tls: TLSPolicy
+        /// Which HTTP versions the transport speaks: ``HTTPVersionChoice/automatic`` (HTTP/2
+        /// where a server offers it by ALPN over TLS, HTTP/1.1 otherwise) unless set.
+        public var httpVersion: HTTPVersionChoice
+
+        /// Which HTTP versions a transport speaks.
+        ///
+        /// Over HTTP/2, AsyncHTTPClient keeps one connection per origin and runs as many
+        /// requests on it at once as the server's `SETTINGS_MAX_CONCURRENT_STREAMS` allows (100
+        /// when the server announces none); requests past that wait in the pool for a stream, a
+        /// wait bounded by ``connectTimeout`` like a wait for an HTTP/1.1 connection.
+        /// ``connectionsPerHost`` bounds HTTP/1.1 connections only.
+        public enum HTTPVersionChoice: Sendable, Hashable {
+            /// HTTP/2 when the server offers it (by ALPN, over TLS), HTTP/1.1 otherwise.
+            case automatic
+            /// HTTP/1.1 only, whatever the server offers.
+            case http1Only
+        }
 
         /// Makes a configuration.
         /// - Parameters:
@@ -94,16 +111,19 @@ public final class AsyncHTTPClientTransport: Transport {
         ///   - connectTimeout: The connect timeout (10 seconds by default).
         ///   - idleTimeout: How long idle connections are kept (60 seconds by default).
         ///   - tls: The TLS policy (the system's defaults by default).
+        ///   - httpVersion: Which HTTP versions to speak (``HTTPVersionChoice/automatic`` by default).
         public init(
             connectionsPerHost: Int = 8,
             connectTimeout: Duration = .seconds(10),
             idleTimeout: Duration = .seconds(60),
-            tls: TLSPolicy = .init()
+            tls: TLSPolicy = .init(),
+            httpVersion: HTTPVersionChoice = .automatic
         ) {
             self.connectionsPerHost = connectionsPerHost
             self.connectTimeout = connectTimeout
             self.idleTimeout = idleTimeout
             self.tls = tls
+            self.httpVersion = httpVersion
         }
     }
 
@@ -142,6 +162,7 @@ public final class AsyncHTTPClientTransport: Transport {
             idleTimeout: Self.timeAmount(configuration.idleTimeout),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.connectionsPerHost
         )
+        clientConfiguration.httpVersion = configuration.httpVersion == .http1Only ? .http1Only : .automatic
         // AsyncHTTPClient would otherwise keep retrying a refused connection until the
         // request's deadline; retries are the chain's decision, so fail at once.
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
@@ -251,7 +272,10 @@ public final class AsyncHTTPClientTransport: Transport {
         do {
             response = try await httpClient.execute(clientRequest, deadline: deadline)
         } catch {
-            throw AHCErrorMapping.map(error)
+            throw AHCErrorMapping.map(error, beforeResponse: true)
+        }
+        if let version = ProtocolVersion(major: response.version.major, minor: response.version.minor) {
+            context.record.noteProtocolVersion(version)
         }
         // What to do with the response is decided in a function of its own, and each way of
         // reading the body has one, so that this frame, which every request allocates, holds

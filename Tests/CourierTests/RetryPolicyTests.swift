@@ -12,6 +12,29 @@ struct RetryPolicyTests {
         RetryPolicy(maxAttempts: attempts, backoff: Backoff(.exponential(base: .milliseconds(100), multiplier: 2), maxDelay: .seconds(1), jitter: .none))
     }
 
+    @Test mutating func aFailureTheServerNeverProcessedIsRetriedForEveryMethodAndAnyOtherOnlyWhenSafe() {
+        for method in [HTTPRequest.Method.post, .patch, .get] {
+            let unprocessed = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: method, attempt: 1)
+            #expect(plain().decide(unprocessed, now: now, timeLeft: nil, using: &generator) == .retry(after: .milliseconds(100)), "\(method)")
+        }
+        // The same failure that may have reached the server: a POST without a key stops.
+        let maybe = RetryAttempt(failure: .connectionLost, method: .post, attempt: 1)
+        #expect(plain().decide(maybe, now: now, timeLeft: nil, using: &generator) == .stop(.notIdempotent))
+        // Never processed does not make a failure retryable that the policy does not retry,
+        // nor send a single-use body twice, nor pass the attempts or the deadline.
+        let tls = RetryAttempt(failure: .tlsFailure, neverProcessed: true, method: .post, attempt: 1)
+        #expect(plain().decide(tls, now: now, timeLeft: nil, using: &generator) == .stop(.notRetryable))
+        let stream = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: .post, bodyIsReplayable: false, attempt: 1)
+        #expect(plain().decide(stream, now: now, timeLeft: nil, using: &generator) == .stop(.bodyNotReplayable))
+        let last = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 3)
+        #expect(plain().decide(last, now: now, timeLeft: nil, using: &generator) == .stop(.attemptsExhausted))
+        let late = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 1)
+        #expect(plain().decide(late, now: now, timeLeft: .milliseconds(50), using: &generator) == .stop(.deadlineWouldPass))
+        // A response arrived: the flag says nothing about it.
+        let answered = RetryAttempt(status: .serviceUnavailable, neverProcessed: true, method: .post, attempt: 1)
+        #expect(plain().decide(answered, now: now, timeLeft: nil, using: &generator) == .stop(.notIdempotent))
+    }
+
     @Test func exponentialBackoffDoublesUpToTheCap() {
         let backoff = Backoff(.exponential(base: .milliseconds(100), multiplier: 2), maxDelay: .seconds(1), jitter: .none)
         let delays = (1...6).map { backoff.baseDelay(afterFailedAttempts: $0) }

@@ -227,6 +227,8 @@ public final class CallRecord: Sendable {
     private let signer = Mutex<Signer>(Signer())
     /// The encoded size of the last compressed response body read, -1 while none was.
     private let encodedBody = Atomic<Int>(-1)
+    /// The HTTP version of the last attempt's response (``ProtocolVersion/storageValue``), 0 while none came.
+    private let protocolVersionValue = Atomic<UInt8>(0)
     /// Who hears the call's ``ChainEvent``s; empty unless tracing or `-v` listens.
     private let observers = Mutex<[@Sendable (ChainEvent) -> Void]>([])
 
@@ -351,6 +353,18 @@ public final class CallRecord: Sendable {
     public var encodedBodyBytes: Int? {
         let count = encodedBody.load(ordering: .relaxed)
         return count < 0 ? nil : count
+    }
+
+    /// Records the HTTP version the transport received the attempt's response over.
+    /// - Parameter version: The version, as the engine negotiated it.
+    public func noteProtocolVersion(_ version: ProtocolVersion) {
+        callRecord.protocolVersionValue.store(version.storageValue, ordering: .relaxed)
+    }
+
+    /// The HTTP version of the last response the transport received for the call; `nil` when
+    /// none came or the transport did not say.
+    public var protocolVersion: ProtocolVersion? {
+        ProtocolVersion(storageValue: callRecord.protocolVersionValue.load(ordering: .relaxed))
     }
 
     /// Adds an observer of the call's ``ChainEvent``s: it hears every event noted from now on,

@@ -408,7 +408,10 @@ public final class APIClient: Sendable {
             attempts: record.transportCallCount,
             cacheStatus: record.cacheStatus
         )
-        if metrics.cacheStatus == .network { metrics.wireBytesReceived = record.encodedBodyBytes }
+        if metrics.cacheStatus == .network {
+            metrics.wireBytesReceived = record.encodedBodyBytes
+            metrics.protocolVersion = record.protocolVersion
+        }
         return (Response(value: value, http: response, data: data, metrics: metrics), call.request, record)
     }
 

@@ -54,8 +54,10 @@ public struct LoggingMiddleware: Middleware {
             let elapsed = ContinuousClock.now - started
             logger.log(
                 level: requestLevel,
-                "\(request.method.rawValue) \(Redaction.redactedURL(request)) → \(response.status.code) in \(Self.milliseconds(elapsed)) ms",
-                metadata: Self.metadata(context, status: response.status.code)
+                "\(request.method.rawValue) \(Redaction.redactedURL(request)) → \(Self.statusLine(response, context)) in \(Self.milliseconds(elapsed)) ms",
+                metadata: Self.metadata(context, status: response.status.code).merging(
+                    context.record.protocolVersion.map { ["protocol": "\($0)"] } ?? [:]
+                ) { $1 }
             )
             logger.debug("response headers: \(Self.render(response.headerFields))", metadata: Self.metadata(context, status: response.status.code))
             guard logger.logLevel <= .debug, let responseBody else { return (response, responseBody) }
@@ -85,6 +87,11 @@ public struct LoggingMiddleware: Middleware {
         if let wire = context.record.encodedBodyBytes { metadata["wire_bytes"] = "\(wire)" }
         let wire = context.record.encodedBodyBytes.map { " (\($0) on the wire)" } ?? ""
         logger.debug("response body: \(count) bytes\(wire)", metadata: metadata)
+    }
+
+    /// `HTTP/2 200` when the transport named the version, `200` otherwise.
+    private static func statusLine(_ response: HTTPResponse, _ context: RequestContext) -> String {
+        context.record.protocolVersion.map { "\($0) \(response.status.code)" } ?? "\(response.status.code)"
     }
 
     private static func metadata(_ context: RequestContext, status: Int? = nil) -> Logger.Metadata {

@@ -45,6 +45,9 @@ public struct ResponseMetrics: Sendable, Hashable {
     public var attempts: Int
     /// Where the response came from: the network, or the cache (fresh, revalidated, or stale).
     public var cacheStatus: CacheStatus
+    /// The HTTP version the response came over (`HTTP/2`, `HTTP/1.1`), when it came from the
+    /// network and the transport said; `nil` otherwise.
+    public var protocolVersion: ProtocolVersion?
 
     /// Makes metrics.
     public init(duration: Duration, bytesSent: Int64?, bytesReceived: Int, attempts: Int, cacheStatus: CacheStatus = .network) {

@@ -35,6 +35,9 @@ public struct RetryAttempt: Sendable {
     public var retryAfter: String?
     /// The failure's code, when no response arrived.
     public var failure: CourierError.Code?
+    /// Whether the failure guarantees the server did not process the request
+    /// (``CourierError/neverProcessed``): then any method may be sent again.
+    public var neverProcessed: Bool
     /// The request's method.
     public var method: HTTPRequest.Method
     /// Whether the request carries an `Idempotency-Key`.
@@ -49,6 +52,7 @@ public struct RetryAttempt: Sendable {
         status: HTTPResponse.Status? = nil,
         retryAfter: String? = nil,
         failure: CourierError.Code? = nil,
+        neverProcessed: Bool = false,
         method: HTTPRequest.Method,
         hasIdempotencyKey: Bool = false,
         bodyIsReplayable: Bool = true,
@@ -57,6 +61,7 @@ public struct RetryAttempt: Sendable {
         self.status = status
         self.retryAfter = retryAfter
         self.failure = failure
+        self.neverProcessed = neverProcessed
         self.method = method
         self.hasIdempotencyKey = hasIdempotencyKey
         self.bodyIsReplayable = bodyIsReplayable
@@ -87,7 +92,10 @@ extension RetryPolicy {
         } else {
             return .stop(.notRetryable)
         }
-        guard Self.idempotentMethods.contains(attempt.method) || attempt.hasIdempotencyKey else {
+        // A request the server never processed can go again whatever its method: nothing of it
+        // was applied. Anything else is sent twice only when that is safe by method or by key.
+        let unprocessed = attempt.status == nil && attempt.neverProcessed
+        guard unprocessed || Self.idempotentMethods.contains(attempt.method) || attempt.hasIdempotencyKey else {
             return .stop(.notIdempotent)
         }
         guard attempt.bodyIsReplayable else { return .stop(.bodyNotReplayable) }

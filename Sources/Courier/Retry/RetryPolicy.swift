@@ -8,7 +8,9 @@ public import HTTPTypes
 ///
 /// - Only idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE, TRACE) are retried, unless the
 ///   request carries an `Idempotency-Key`; then POST and PATCH are too, with the same key on
-///   every attempt.
+///   every attempt. A failure the server is known not to have processed
+///   (``CourierError/neverProcessed``: a connection never made, an HTTP/2 stream refused or
+///   above a `GOAWAY`'s last stream) is retried for every method: nothing was applied.
 /// - A single-use body is never sent twice.
 /// - `Retry-After` on 429 and 503 is honoured, up to ``Backoff/maxDelay``; a longer wait, or
 ///   one past the request's deadline, ends retrying with the server's answer.

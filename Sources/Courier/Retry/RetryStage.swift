@@ -87,6 +87,7 @@ struct RetryStage: Middleware {
                 attempt.retryAfter = response.headerFields[.retryAfter]
             case .failure(let error as CourierError):
                 attempt.failure = error.code
+                attempt.neverProcessed = error.neverProcessed
             case .failure:
                 return try outcome.get()
             }

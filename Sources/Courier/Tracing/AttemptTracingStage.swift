@@ -28,7 +28,10 @@ struct AttemptTracingStage: Middleware {
         }
         var outgoing = request
         tracer.inject(span.context, into: &outgoing.headerFields, using: HTTPFieldsInjector())
-        return try await SpanAttributesOfHTTP.run(in: span) { [outgoing] in
+        return try await SpanAttributesOfHTTP.run(in: span, finishing: { attributes in
+            // The version this attempt's response came over, when the transport said.
+            if let version = context.record.protocolVersion { attributes["network.protocol.version"] = version.networkProtocolVersion }
+        }) { [outgoing] in
             try await next(outgoing, body, context)
         }
     }
