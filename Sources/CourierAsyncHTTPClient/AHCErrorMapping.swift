@@ -21,7 +21,7 @@ import Darwin
 /// | no connection: refused, unreachable, connect or TLS handshake timeout, no connection from the pool in time | a connection or stream lost after the request went out (`remoteConnectionClosed`, a reset, EOF) |
 /// | HTTP/2 `REFUSED_STREAM` | HTTP/2 stream reset with another code after the response began, or with any code but `CANCEL` before it |
 /// | HTTP/2 stream closed with `CANCEL` before any of the response: a stream above the last one a `GOAWAY` promised to process (NIOHTTP2 closes those with `CANCEL`) | a read or write timeout, the request's deadline |
-/// | HTTP/2 stream created after a `GOAWAY`; a request cancelled by the engine, not the caller (handed to a connection already draining) | anything else |
+/// | HTTP/2 stream created after a `GOAWAY`; a request cancelled by the engine, not the caller (handed to a connection already draining); I/O on a channel already closed before any of the response (the request was never written) | anything else |
 ///
 /// Errors it does not know stay `transportFailed`, which no retry policy retries by default.
 /// A `CANCEL` before any of the response is read as a `GOAWAY`'s doing: a server that resets a
@@ -65,7 +65,9 @@ enum AHCErrorMapping {
         case let error as ChannelError:
             switch error {
             case .connectTimeout: return wrap(error, code: .timedOut, neverProcessed: true)
-            case .ioOnClosedChannel, .outputClosed, .inputClosed, .alreadyClosed, .eof: return wrap(error, code: .connectionLost)
+            // Writing the request on a channel already closed sent none of it.
+            case .ioOnClosedChannel: return wrap(error, code: .connectionLost, neverProcessed: beforeResponse)
+            case .outputClosed, .inputClosed, .alreadyClosed, .eof: return wrap(error, code: .connectionLost)
             default: return wrap(error, code: .transportFailed)
             }
         default:

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// The per-request context of the reference server.
 ///
@@ -8,8 +9,9 @@ import Hummingbird
 struct ReferenceRequestContext: RequestContext {
     /// Hummingbird's own per-request values.
     var coreContext: CoreRequestContextStorage
-    /// Closes the connection the request arrived on.
-    private let closeChannel: @Sendable () async -> Void
+    /// The channel the request arrived on: the connection on HTTP/1.1, the request's stream
+    /// (whose parent is the connection) on HTTP/2.
+    let channel: any Channel
     /// The id of the user whose access token signed the request; `nil` on routes without authentication.
     var userId: String?
     /// The access token that signed the request; `nil` on routes without authentication.
@@ -17,10 +19,7 @@ struct ReferenceRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-        let channel = source.channel
-        // The channel's `close()` comes from NIOCore, which this target reaches through Hummingbird
-        // without depending on it directly.
-        self.closeChannel = { try? await channel.close() }
+        self.channel = source.channel
     }
 
     /// The authenticated user's id.
@@ -33,6 +32,7 @@ struct ReferenceRequestContext: RequestContext {
 
     /// Closes the request's connection at once: the client receives no response at all.
     func closeConnection() async {
-        await closeChannel()
+        // On HTTP/2 a stream's close is a reset of that stream alone: the connection is its parent.
+        try? await HTTP2Stream.connection(of: channel).close()
     }
 }

@@ -38,6 +38,8 @@ struct ReferenceRouterBuilder: Sendable {
     let enablesDebugRoutes: Bool
     /// The tracer of server spans; see ``ReferenceServerConfiguration/tracer``.
     var tracer: (any Tracer)? = nil
+    /// Drains HTTP/2 connections after a number of requests; see ``HTTP2Options``.
+    var connectionDrain: ConnectionDrainMiddleware? = nil
 
     /// Builds a router; unknown routes answer a JSON 404.
     /// - Throws: What registering the generated CLARITY handlers throws (a server URL it cannot
@@ -47,6 +49,7 @@ struct ReferenceRouterBuilder: Sendable {
         // Added first so that they wrap every route, the not-found responder included.
         if let tracer { router.add(middleware: ServerTracingMiddleware(tracer: tracer)) }
         router.add(middleware: RequestCountingMiddleware(counter: counter))
+        if let connectionDrain { router.add(middleware: connectionDrain) }
         router.add(middleware: FaultInjectionMiddleware(faults: faults))
         router.add(middleware: BodyFaultMiddleware(faults: bodyFaults))
         router.add(middleware: APIErrorMiddleware())

@@ -82,6 +82,12 @@ extension ReferenceServer {
     public func passwordResetCode(email: String) async -> String? {
         await auth.passwordResetCode(email: email)
     }
+
+    /// How many HTTP/2 connections the server drained with a `GOAWAY`
+    /// (``HTTP2Options/goAwayAfterRequests``); 0 when it drains none.
+    public var goAwaysSent: Int {
+        connectionDrain?.goAwaysSent ?? 0
+    }
 }
 
 extension ReferenceServer {

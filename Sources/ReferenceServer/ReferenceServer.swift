@@ -1,6 +1,7 @@
 public import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdHTTP2
 import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
@@ -64,6 +65,8 @@ public final class ReferenceServer: Sendable {
     let clarityStore: ClarityStore
     let clarityHealthStore: ClarityHealthStore
     let blobCatalog: BlobCatalog
+    /// Drains HTTP/2 connections after ``HTTP2Options/goAwayAfterRequests``; `nil` without.
+    let connectionDrain: ConnectionDrainMiddleware?
     private let logger: Logger
     private let phase = Mutex<Phase>(.idle)
 
@@ -96,6 +99,7 @@ public final class ReferenceServer: Sendable {
         self.clarityStore = ClarityStore(seed: configuration.seed, analysisProcessingTime: configuration.analysisProcessingTime)
         self.clarityHealthStore = ClarityHealthStore(processingTime: configuration.analysisProcessingTime)
         self.blobCatalog = BlobCatalog()
+        self.connectionDrain = configuration.http2?.goAwayAfterRequests.map(ConnectionDrainMiddleware.init(limit:))
         self.logger = ShutdownNoiseFilter.wrapping(configuration.effectiveLogger)
     }
 
@@ -213,6 +217,29 @@ public final class ReferenceServer: Sendable {
         }
     }
 
+    /// How connections are served: plain HTTP/1.1 (with WebSocket upgrades); HTTPS on HTTP/1.1;
+    /// or, with ``ReferenceServerConfiguration/http2``, HTTPS offering `h2` and `http/1.1` by ALPN.
+    private static func serverBuilder(
+        _ configuration: ReferenceServerConfiguration,
+        http1: HTTPServerBuilder,
+        upgrade: RealtimeUpgrade
+    ) throws -> HTTPServerBuilder {
+        guard let tls = configuration.tlsConfiguration else { return http1 }
+        guard configuration.http2 != nil else { return try .tls(http1, tlsConfiguration: tls) }
+        return HTTPServerBuilder { responder in
+            try ReferenceSecureChannel(
+                tlsConfiguration: tls,
+                http1: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    configuration: .init(ws: RealtimeUpgrade.configuration)
+                ) { request, channel, _ in
+                    await upgrade.shouldUpgrade(request, channel: channel)
+                },
+                http2: HTTP2Channel(responder: responder)
+            )
+        }
+    }
+
     /// Creates the application and the tasks that run it and wait for it to listen.
     private func launch() -> (startup: Task<URL, any Error>, server: Task<Void, any Error>) {
         let (boundPorts, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -230,7 +257,8 @@ public final class ReferenceServer: Sendable {
             blobs: blobCatalog,
             fleet: fleet,
             enablesDebugRoutes: configuration.enablesDebugRoutes,
-            tracer: configuration.tracer
+            tracer: configuration.tracer,
+            connectionDrain: connectionDrain
         )
         let upgrade = RealtimeUpgrade(hub: realtime, store: store, auth: auth, enablesDebugRoutes: configuration.enablesDebugRoutes)
         let http1: HTTPServerBuilder = .http1WebSocketUpgrade(configuration: .init(ws: RealtimeUpgrade.configuration)) { request, channel, _ in
@@ -240,7 +268,7 @@ public final class ReferenceServer: Sendable {
         let serverBuilder: HTTPServerBuilder
         do {
             router = try builder.build()
-            serverBuilder = try configuration.tlsConfiguration.map { try HTTPServerBuilder.tls(http1, tlsConfiguration: $0) } ?? http1
+            serverBuilder = try Self.serverBuilder(configuration, http1: http1, upgrade: upgrade)
         } catch {
             portContinuation.finish()
             let failed = Task<Void, any Error> { throw error }

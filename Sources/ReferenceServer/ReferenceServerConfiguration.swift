@@ -38,6 +38,10 @@ public struct ReferenceServerConfiguration: Sendable {
     /// When set, the server speaks HTTPS with this configuration (its certificate and key), and
     /// its base URL starts with `https`. `nil` (the default) serves plain HTTP.
     public var tlsConfiguration: TLSConfiguration?
+    /// Whether HTTPS connections may speak HTTP/2, and how the server drains them; `nil` (the
+    /// default) serves HTTP/1.1 only. Applies only with ``tlsConfiguration``: the server offers
+    /// `h2` and `http/1.1` by ALPN (WebSockets stay on HTTP/1.1; see ``HTTP2Options``).
+    public var http2: HTTP2Options?
     /// The tracer that records a server span per request, continuing the trace whose
     /// propagation fields (`traceparent`) the request carries; `nil` (the default) records none.
     public var tracer: (any Tracer)?

@@ -26,8 +26,16 @@ struct RetryPolicyTests {
         #expect(plain().decide(tls, now: now, timeLeft: nil, using: &generator) == .stop(.notRetryable))
         let stream = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: .post, bodyIsReplayable: false, attempt: 1)
         #expect(plain().decide(stream, now: now, timeLeft: nil, using: &generator) == .stop(.bodyNotReplayable))
-        let last = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 3)
+        // Each never-processed failure grants one more attempt, at most maxAttempts more.
+        var extra = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 3)
+        extra.neverProcessedFailures = 1
+        #expect(plain().decide(extra, now: now, timeLeft: nil, using: &generator) != .stop(.attemptsExhausted))
+        var last = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 6)
+        last.neverProcessedFailures = 6
         #expect(plain().decide(last, now: now, timeLeft: nil, using: &generator) == .stop(.attemptsExhausted))
+        var processed = RetryAttempt(failure: .connectionLost, method: .get, attempt: 3)
+        processed.neverProcessedFailures = 0
+        #expect(plain().decide(processed, now: now, timeLeft: nil, using: &generator) == .stop(.attemptsExhausted))
         let late = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 1)
         #expect(plain().decide(late, now: now, timeLeft: .milliseconds(50), using: &generator) == .stop(.deadlineWouldPass))
         // A response arrived: the flag says nothing about it.

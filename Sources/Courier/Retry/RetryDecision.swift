@@ -38,6 +38,10 @@ public struct RetryAttempt: Sendable {
     /// Whether the failure guarantees the server did not process the request
     /// (``CourierError/neverProcessed``): then any method may be sent again.
     public var neverProcessed: Bool
+    /// How many of the call's failed attempts so far, this one included, the server never
+    /// processed: each grants one more attempt, up to ``RetryPolicy/maxAttempts`` more, so that
+    /// a server draining its connections does not use up the attempts a real failure needs.
+    public var neverProcessedFailures: Int = 0
     /// The request's method.
     public var method: HTTPRequest.Method
     /// Whether the request carries an `Idempotency-Key`.
@@ -99,7 +103,8 @@ extension RetryPolicy {
             return .stop(.notIdempotent)
         }
         guard attempt.bodyIsReplayable else { return .stop(.bodyNotReplayable) }
-        guard attempt.attempt < maxAttempts else { return .stop(.attemptsExhausted) }
+        let extraAttempts = min(max(0, attempt.neverProcessedFailures), maxAttempts)
+        guard attempt.attempt < maxAttempts + extraAttempts else { return .stop(.attemptsExhausted) }
 
         var delay = backoff.delay(afterFailedAttempts: attempt.attempt, using: &generator)
         if honoursRetryAfter, let status = attempt.status?.code, status == 429 || status == 503,

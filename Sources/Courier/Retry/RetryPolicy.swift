@@ -10,7 +10,9 @@ public import HTTPTypes
 ///   request carries an `Idempotency-Key`; then POST and PATCH are too, with the same key on
 ///   every attempt. A failure the server is known not to have processed
 ///   (``CourierError/neverProcessed``: a connection never made, an HTTP/2 stream refused or
-///   above a `GOAWAY`'s last stream) is retried for every method: nothing was applied.
+///   above a `GOAWAY`'s last stream) is retried for every method: nothing was applied. Each such
+///   failure grants one more attempt (at most ``maxAttempts`` more) and spends no retry budget,
+///   so a server that drains its connections routinely costs no call.
 /// - A single-use body is never sent twice.
 /// - `Retry-After` on 429 and 503 is honoured, up to ``Backoff/maxDelay``; a longer wait, or
 ///   one past the request's deadline, ends retrying with the server's answer.

@@ -74,6 +74,7 @@ struct RetryStage: Middleware {
         // A copy of the context with a new attempt number is made only for a second attempt.
         var retryContext: RequestContext?
         var outcome = first
+        var neverProcessedFailures = 0
         while true {
             var attempt = RetryAttempt(
                 method: request.method,
@@ -88,6 +89,8 @@ struct RetryStage: Middleware {
             case .failure(let error as CourierError):
                 attempt.failure = error.code
                 attempt.neverProcessed = error.neverProcessed
+                if error.neverProcessed { neverProcessedFailures += 1 }
+                attempt.neverProcessedFailures = neverProcessedFailures
             case .failure:
                 return try outcome.get()
             }
@@ -95,7 +98,11 @@ struct RetryStage: Middleware {
 
             let timeLeft = context.deadline.map { clock.now.duration(to: $0) }
             var decision = policy.decide(attempt, now: clock.date, timeLeft: timeLeft, using: &generator)
-            if case .retry = decision, !budget.tryRetry() {
+            // A request the server never processed (a refused stream, one above a GOAWAY's last
+            // stream: a connection being drained) goes again without spending the budget, as
+            // gRPC's transparent retries do: it adds no work to the server. Attempts and the
+            // deadline still bound it.
+            if case .retry = decision, !(attempt.status == nil && attempt.neverProcessed), !budget.tryRetry() {
                 decision = .stop(.budgetExhausted)
             }
             guard case .retry(let delay) = decision else {

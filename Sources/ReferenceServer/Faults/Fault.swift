@@ -14,6 +14,11 @@ public enum Fault: Sendable, Hashable {
     case rateLimited(retryAfter: String)
     /// Wait this long, then handle the request as usual.
     case delay(Duration)
-    /// Close the TCP connection without sending a single byte of response.
+    /// Close the TCP connection without sending a single byte of response (on HTTP/2, the
+    /// whole connection the request's stream belongs to, every other stream on it included).
     case dropConnection
+    /// On HTTP/2, reset the request's stream with `REFUSED_STREAM` before anything handles it:
+    /// the server says it did not process the request, so any client may send it again. Over
+    /// HTTP/1.1, which has no streams, the connection is closed, as ``dropConnection``.
+    case refuseStream
 }

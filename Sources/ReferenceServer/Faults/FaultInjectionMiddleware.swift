@@ -33,6 +33,9 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         case .dropConnection:
             await context.closeConnection()
             throw ConnectionDroppedOnPurpose()
+        case .refuseStream:
+            if await !HTTP2Stream.reset(context.channel, code: .refusedStream) { await context.closeConnection() }
+            throw ConnectionDroppedOnPurpose()
         }
     }
 

@@ -100,9 +100,11 @@ struct FaultInjectionRequest: Decodable, Sendable {
             return .delay(.milliseconds(delayMs))
         case "dropConnection":
             return .dropConnection
+        case "refuseStream":
+            return .refuseStream
         default:
             throw APIError.validationFailed(
-                "fault must be status, rateLimited, delay or dropConnection, got \"\(fault)\""
+                "fault must be status, rateLimited, delay, dropConnection or refuseStream, got \"\(fault)\""
             )
         }
     }
