@@ -262,6 +262,21 @@ enum URLErrorMapping {
         }
         let detail = "URLSession failed: \(urlError.code.rawValue)"
         let message = code == .invalidResponse ? "the response was not valid HTTP (\(detail))" : detail
-        return CourierError(code: code, message: message, underlying: urlError)
+        var failure = CourierError(code: code, message: message, underlying: urlError)
+        failure.neverProcessed = neverProcessed(urlError.code)
+        return failure
+    }
+
+    /// Whether URLSession's failure means the request never reached a server: no connection
+    /// was made (refused, no such host, no network). URLSession reports neither a refused HTTP/2
+    /// stream nor a `GOAWAY` on its own (it retries those itself where it can), and a time-out
+    /// may have come after the request went out, so nothing else counts.
+    static func neverProcessed(_ code: URLError.Code) -> Bool {
+        switch code {
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff:
+            return true
+        default:
+            return false
+        }
     }
 }

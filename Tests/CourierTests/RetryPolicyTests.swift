@@ -14,9 +14,16 @@ struct RetryPolicyTests {
 
     @Test mutating func aFailureTheServerNeverProcessedIsRetriedForEveryMethodAndAnyOtherOnlyWhenSafe() {
         for method in [HTTPRequest.Method.post, .patch, .get] {
-            let unprocessed = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: method, attempt: 1)
+            let unprocessed = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: method, attempt: 1)
             #expect(plain().decide(unprocessed, now: now, timeLeft: nil, using: &generator) == .retry(after: .milliseconds(100)), "\(method)")
         }
+        // A stream a live server refused or drained goes again at once the first time, then backs off.
+        var refused = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: .post, attempt: 1)
+        refused.neverProcessedFailures = 1
+        #expect(plain().decide(refused, now: now, timeLeft: nil, using: &generator) == .retry(after: .zero))
+        var refusedAgain = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: .post, attempt: 2)
+        refusedAgain.neverProcessedFailures = 2
+        #expect(plain().decide(refusedAgain, now: now, timeLeft: nil, using: &generator) == .retry(after: .milliseconds(200)))
         // The same failure that may have reached the server: a POST without a key stops.
         let maybe = RetryAttempt(failure: .connectionLost, method: .post, attempt: 1)
         #expect(plain().decide(maybe, now: now, timeLeft: nil, using: &generator) == .stop(.notIdempotent))

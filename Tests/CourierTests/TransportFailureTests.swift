@@ -49,6 +49,21 @@ struct TransportFailureTests {
                 let error = await courierError { _ = try await client.send(Request<Data>(path: "/debug/ping")) }
                 #expect(error?.code == .cannotConnect)
                 #expect(error?.url == gate.url.absoluteString + "/debug/ping")
+                #expect(error?.neverProcessed == true, "no connection: the server saw nothing")
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aPostWithoutAKeyToAClosedPortIsTriedAgainSinceNoServerSawIt(kind: TransportKind) async throws {
+        try await withGatedServer { _, gate in
+            try await withTransport(kind) { transport in
+                let policy = RetryPolicy(maxAttempts: 2, backoff: .none)
+                let client = APIClient(configuration: ClientConfiguration(baseURL: gate.url, timeout: .seconds(5), retryPolicy: policy), transport: transport)
+                let error = await courierError { _ = try await client.send(Request<Data>(method: .post, path: "/debug/echo", body: .data(Data("{}".utf8), contentType: "application/json"))) }
+                #expect(error?.code == .cannotConnect)
+                // Two attempts, and one more for each that no server saw, at most two more.
+                #expect(error?.attempts == 4)
             }
         }
     }

@@ -107,6 +107,13 @@ extension RetryPolicy {
         guard attempt.attempt < maxAttempts + extraAttempts else { return .stop(.attemptsExhausted) }
 
         var delay = backoff.delay(afterFailedAttempts: attempt.attempt, using: &generator)
+        // A live server refused the stream or drained the connection before processing it (an
+        // HTTP/2 `REFUSED_STREAM`, a stream above a `GOAWAY`'s last): the first time, go again at
+        // once, as gRPC's transparent retries do; the request then lands on the connection that
+        // replaces the drained one. A connection never made (`cannotConnect`) still backs off.
+        if attempt.status == nil, attempt.neverProcessed, attempt.failure == .connectionLost, attempt.neverProcessedFailures <= 1 {
+            delay = .zero
+        }
         if honoursRetryAfter, let status = attempt.status?.code, status == 429 || status == 503,
            let header = attempt.retryAfter, let requested = RetryAfter.parse(header, now: now) {
             guard requested <= backoff.maxDelay else { return .stop(.retryAfterTooLong(requested)) }

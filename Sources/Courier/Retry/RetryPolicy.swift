@@ -12,6 +12,7 @@ public import HTTPTypes
 ///   (``CourierError/neverProcessed``: a connection never made, an HTTP/2 stream refused or
 ///   above a `GOAWAY`'s last stream) is retried for every method: nothing was applied. Each such
 ///   failure grants one more attempt (at most ``maxAttempts`` more) and spends no retry budget,
+///   and the first stream a live server refused or drained (`connectionLost`) goes again at once,
 ///   so a server that drains its connections routinely costs no call.
 /// - A single-use body is never sent twice.
 /// - `Retry-After` on 429 and 503 is honoured, up to ``Backoff/maxDelay``; a longer wait, or

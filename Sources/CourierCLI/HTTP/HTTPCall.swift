@@ -151,7 +151,7 @@ struct HTTPCallPlan {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             configuration.cache = HTTPCache(storage: try SQLiteCacheStorage(url: URL(fileURLWithPath: folder).appendingPathComponent("cache.sqlite")))
         }
-        let transport = options.transport.make()
+        let transport = try options.transport.make(tls: options.tlsPolicy())
         do {
             let status = try await send(request, client: APIClient(configuration: configuration, transport: transport.transport), output: output)
             await transport.shutdown()

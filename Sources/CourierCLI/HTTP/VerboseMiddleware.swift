@@ -16,7 +16,9 @@ struct VerboseMiddleware: Middleware {
         do {
             let (response, responseBody) = try await next(request, body, context)
             let reason = response.status.reasonPhrase.isEmpty ? "" : " \(response.status.reasonPhrase)"
-            write("< \(response.status.code)\(reason) in \(HTTPCallPlan.milliseconds(ContinuousClock.now - started)) ms")
+            // `HTTP/2 200`, as curl -v shows it, when the transport named the version.
+            let version = context.record.protocolVersion.map { "\($0) " } ?? ""
+            write("< \(version)\(response.status.code)\(reason) in \(HTTPCallPlan.milliseconds(ContinuousClock.now - started)) ms")
             for field in Redaction.redactedHeaders(response.headerFields) { write("< \(field.name): \(field.value)") }
             return (response, responseBody)
         } catch {
