@@ -78,6 +78,9 @@ struct ReferenceRouterBuilder: Sendable {
         if enablesDebugRoutes {
             let debug = router.group("debug").add(middleware: RequestDecompressionMiddleware(decodes: true))
             DebugRoutes().register(on: debug)
+            // How many HTTP/2 connections were drained, for a client in another process (the bench).
+            let drain = connectionDrain
+            debug.get("http2/goaways") { _, _ in try Response.json(["goaways": drain?.goAwaysSent ?? 0]) }
             DebugTransferRoutes().register(on: debug)
             DebugEncodedRoutes().register(on: debug)
             DebugBlobRoutes(catalog: blobs).register(on: debug)

@@ -18,7 +18,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Also write the results as JSON.")
     var json: String?
 
-    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer, compression, fleet); all but fleet by default (fleet starts PostgreSQL and worker processes, and its quota run alone takes over two minutes).")
+    @Option(help: "Run only these groups (comma-separated: overhead, throughput, retry, auth, cache, queue, websocket, transfer, compression, h2, fleet); all but fleet by default (fleet starts PostgreSQL and worker processes, and its quota run alone takes over two minutes).")
     var only: String?
     @Option(help: "Fleet only: a PostgreSQL URL instead of a private server (the database-restart run is then skipped).")
     var postgres: String?
@@ -52,7 +52,7 @@ struct BenchCommand: AsyncParsableCommand {
         print("benchmarking against \(url.absoluteString)\(quick ? " (quick)" : "")")
         var results = BenchResults()
         do {
-            let groups = Set((only ?? "overhead,throughput,retry,auth,cache,queue,websocket,transfer,compression").split(separator: ",").map(String.init))
+            let groups = Set((only ?? "overhead,throughput,retry,auth,cache,queue,websocket,transfer,compression,h2").split(separator: ",").map(String.init))
             if groups.contains("overhead") { try await ChainOverheadBenchmark(calls: quick ? 5_000 : 20_000).run(into: &results) }
             if groups.contains("throughput") {
                 results.set("throughput.server", "embedded")
@@ -72,6 +72,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             if groups.contains("compression") { try await CompressionBenchmark(baseURL: url, quick: quick).run(into: &results) }
             if groups.contains("fleet") { try await FleetBenchmark(postgres: postgres, quick: quick).run(into: &results) }
+            if groups.contains("h2") { try await HTTP2Benchmark(quick: quick).run(into: &results) }
         } catch {
             await server.stop()
             throw error
