@@ -13,19 +13,18 @@ import Musl
 import Darwin
 #endif
 
-/// Maps AsyncHTTPClient and NIO errors to `CourierError` codes, and tells the failures the
-/// server never processed (``CourierError/neverProcessed``) from the ones it may have:
+/// Maps AsyncHTTPClient and NIO errors to `CourierError` codes, and says what the server saw:
+/// ``CourierError/neverProcessed`` where the protocol guarantees the server did not process
+/// the request, and ``CourierError/failedBeforeResponse`` where the failure came before any of
+/// the answer (`execute` threw).
 ///
-/// | never processed | may have been processed |
+/// | never processed (any method may go again) | may have been processed (idempotent or keyed only) |
 /// |---|---|
-/// | no connection: refused, unreachable, connect or TLS handshake timeout, no connection from the pool in time | a connection or stream lost after the request went out (`remoteConnectionClosed`, a reset, EOF) |
-/// | HTTP/2 `REFUSED_STREAM` | HTTP/2 stream reset with another code after the response began, or with any code but `CANCEL` before it |
-/// | HTTP/2 stream closed with `CANCEL` before any of the response: a stream above the last one a `GOAWAY` promised to process (NIOHTTP2 closes those with `CANCEL`) | a read or write timeout, the request's deadline |
-/// | HTTP/2 stream created after a `GOAWAY`; a request cancelled by the engine, not the caller (handed to a connection already draining); I/O on a channel already closed before any of the response (the request was never written) | anything else |
+/// | no connection: refused (`ECONNREFUSED`, a connect failure), connect or TLS handshake timeout, no connection from the pool in time | a connection or stream lost after the request went out: EOF, a reset, `remoteConnectionClosed`, a closed channel |
+/// | HTTP/2 `REFUSED_STREAM`; a stream opened after a `GOAWAY` | an HTTP/2 stream reset with `CANCEL` or any other code: NIOHTTP2 reports a stream above a `GOAWAY`'s last with the same `CANCEL` a server's own reset uses, so it cannot be told apart here |
+/// | | read timeouts, the request's deadline, the engine giving a request up (never the caller's `cancelled`), anything else |
 ///
 /// Errors it does not know stay `transportFailed`, which no retry policy retries by default.
-/// A `CANCEL` before any of the response is read as a `GOAWAY`'s doing: a server that resets a
-/// stream it processed with `CANCEL` before answering would see the request again.
 enum AHCErrorMapping {
     /// The `CourierError` for an engine's error.
     /// - Parameters:
@@ -37,37 +36,35 @@ enum AHCErrorMapping {
         case is CourierError, is CancellationError:
             return error
         case let error as HTTPClientError where error == .cancelled && !Task.isCancelled:
-            // The caller did not cancel: the engine gave the request up, as it does with one
-            // handed to a connection that is draining after a GOAWAY. Not the caller's `.cancelled`.
-            return wrap(error, code: .connectionLost, neverProcessed: beforeResponse)
+            // The caller did not cancel: the engine gave the request up (its connection closed,
+            // or the client shut down). Not the caller's `.cancelled`; it may have gone out.
+            return wrap(error, code: .connectionLost, beforeResponse: beforeResponse)
         case let error as HTTPClientError:
-            return wrap(error, code: code(for: error), neverProcessed: neverProcessed(error))
+            return wrap(error, code: code(for: error), neverProcessed: neverProcessed(error), beforeResponse: beforeResponse)
         case let error as NIOHTTP2Errors.StreamClosed:
-            let unprocessed = error.errorCode == .refusedStream || (beforeResponse && error.errorCode == .cancel)
-            return wrap(error, code: .connectionLost, neverProcessed: unprocessed)
-        case is NIOHTTP2Errors.CreatedStreamAfterGoaway, is NIOHTTP2Errors.StreamIDTooSmall:
-            return wrap(error, code: .connectionLost, neverProcessed: beforeResponse)
-        case is NIOHTTP2Errors.StreamClosed, is NIOHTTP2Errors.NoSuchStream:
-            return wrap(error, code: .connectionLost)
+            return wrap(error, code: .connectionLost, neverProcessed: error.errorCode == .refusedStream, beforeResponse: beforeResponse)
+        case is NIOHTTP2Errors.CreatedStreamAfterGoaway:
+            return wrap(error, code: .connectionLost, neverProcessed: true, beforeResponse: beforeResponse)
+        case is NIOHTTP2Errors.NoSuchStream, is NIOHTTP2Errors.StreamIDTooSmall:
+            return wrap(error, code: .connectionLost, beforeResponse: beforeResponse)
         case let error as NIOSSLError where error == .uncleanShutdown:
             // A close without close_notify is a lost connection, not a failed handshake.
-            return wrap(error, code: .connectionLost)
+            return wrap(error, code: .connectionLost, beforeResponse: beforeResponse)
         case is TLSPolicy.PinMismatch, is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOTLSUnwrappingError:
             return TLSFailureMapping.courierError(for: error) ?? wrap(error, code: .tlsFailure)
         case let error as HTTPParserError:
             // The peer closed the connection in the middle of a message: a truncated body.
-            return wrap(error, code: error == .invalidEOFState ? .connectionLost : .invalidResponse)
+            return wrap(error, code: error == .invalidEOFState ? .connectionLost : .invalidResponse, beforeResponse: beforeResponse)
         case let error as NIOConnectionError:
-            return wrap(error, code: .cannotConnect, neverProcessed: true)
+            return wrap(error, code: .cannotConnect, neverProcessed: true, beforeResponse: true)
         case let error as IOError:
-            let code = code(forErrno: error.errnoCode)
-            return wrap(error, code: code, neverProcessed: code == .cannotConnect)
+            // Only a refused connection is sure to be one never made: an unreachable host can
+            // also be reported on a connection that carried the request.
+            return wrap(error, code: code(forErrno: error.errnoCode), neverProcessed: error.errnoCode == ECONNREFUSED, beforeResponse: beforeResponse)
         case let error as ChannelError:
             switch error {
-            case .connectTimeout: return wrap(error, code: .timedOut, neverProcessed: true)
-            // Writing the request on a channel already closed sent none of it.
-            case .ioOnClosedChannel: return wrap(error, code: .connectionLost, neverProcessed: beforeResponse)
-            case .outputClosed, .inputClosed, .alreadyClosed, .eof: return wrap(error, code: .connectionLost)
+            case .connectTimeout: return wrap(error, code: .timedOut, neverProcessed: true, beforeResponse: true)
+            case .ioOnClosedChannel, .outputClosed, .inputClosed, .alreadyClosed, .eof: return wrap(error, code: .connectionLost, beforeResponse: beforeResponse)
             default: return wrap(error, code: .transportFailed)
             }
         default:
@@ -111,10 +108,11 @@ enum AHCErrorMapping {
         }
     }
 
-    private static func wrap(_ error: any Error, code: CourierError.Code, neverProcessed: Bool = false) -> CourierError {
+    private static func wrap(_ error: any Error, code: CourierError.Code, neverProcessed: Bool = false, beforeResponse: Bool = false) -> CourierError {
         let message = code == .tlsFailure ? "the TLS connection could not be secured: \(error)" : describe(code)
         var failure = CourierError(code: code, message: message, underlying: error)
         failure.neverProcessed = neverProcessed
+        failure.failedBeforeResponse = beforeResponse || neverProcessed
         return failure
     }
 

@@ -34,6 +34,7 @@ struct DemoStory {
         try await DemoOffline(server: server, baseURL: baseURL, transport: transport, report: report).run()
         try await DemoFidelity(server: server, baseURL: baseURL, transport: transport, report: report).run()
         try await DemoCompression(baseURL: baseURL, transport: transport, report: report).run()
+        try await DemoHTTP2(report: report).run()
         let token = try await server.issueTokens(email: demo.demoEmail).accessToken
         try await DemoEcosystem(server: server, baseURL: baseURL, transport: transport, token: token, report: report).run()
         showRedaction(logs, secrets: try await secrets(of: clarity))

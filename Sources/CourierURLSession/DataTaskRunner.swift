@@ -264,6 +264,7 @@ enum URLErrorMapping {
         let message = code == .invalidResponse ? "the response was not valid HTTP (\(detail))" : detail
         var failure = CourierError(code: code, message: message, underlying: urlError)
         failure.neverProcessed = neverProcessed(urlError.code)
+        failure.failedBeforeResponse = failure.neverProcessed
         return failure
     }
 

@@ -26,19 +26,20 @@ struct AHCErrorMappingTests {
         }
     }
 
-    @Test func aCancelledStreamIsNeverProcessedOnlyBeforeAnyOfTheAnswer() throws {
+    @Test func aCancelledStreamMayHaveBeenProcessedButSaysWhetherItEndedBeforeTheAnswer() throws {
+        // NIOHTTP2 closes a stream above a GOAWAY's last with CANCEL, and a server's own reset
+        // of a stream it processed is CANCEL too: never called unprocessed.
         let cancelled = NIOHTTP2Errors.streamClosed(streamID: HTTP2StreamID(7), errorCode: .cancel)
-        #expect(try mapped(cancelled, beforeResponse: true).neverProcessed, "above a GOAWAY's last stream")
-        #expect(try !mapped(cancelled, beforeResponse: false).neverProcessed, "reset after part of the answer")
-        let internalError = NIOHTTP2Errors.streamClosed(streamID: HTTP2StreamID(9), errorCode: .internalError)
-        #expect(try !mapped(internalError).neverProcessed)
+        #expect(try !mapped(cancelled, beforeResponse: true).neverProcessed)
+        #expect(try mapped(cancelled, beforeResponse: true).failedBeforeResponse)
+        #expect(try !mapped(cancelled, beforeResponse: false).failedBeforeResponse, "reset after part of the answer")
         #expect(try mapped(NIOHTTP2Errors.createdStreamAfterGoaway()).neverProcessed)
     }
 
     @Test func theEnginesOwnCancellationIsNotTheCallersAndTheCallersStaysCancelled() async throws {
         let engine = try mapped(HTTPClientError.cancelled)
         #expect(engine.code == .connectionLost)
-        #expect(engine.neverProcessed)
+        #expect(!engine.neverProcessed, "the engine gave it up: it may have gone out")
         let task = Task { () -> (any Error)? in
             withUnsafeCurrentTask { $0?.cancel() }
             return AHCErrorMapping.map(HTTPClientError.cancelled, beforeResponse: true)
@@ -60,5 +61,7 @@ struct AHCErrorMappingTests {
         #expect(try mapped(IOError(errnoCode: ECONNREFUSED, reason: "connect")).code == .cannotConnect)
         #expect(try !mapped(IOError(errnoCode: ECONNRESET, reason: "read")).neverProcessed)
         #expect(try mapped(ChannelError.connectTimeout(.seconds(1))).neverProcessed)
+        #expect(try !mapped(IOError(errnoCode: EHOSTUNREACH, reason: "read")).neverProcessed, "unreachable can come on a connection that carried the request")
+        #expect(try !mapped(ChannelError.ioOnClosedChannel).neverProcessed)
     }
 }

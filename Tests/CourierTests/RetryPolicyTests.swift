@@ -17,13 +17,6 @@ struct RetryPolicyTests {
             let unprocessed = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: method, attempt: 1)
             #expect(plain().decide(unprocessed, now: now, timeLeft: nil, using: &generator) == .retry(after: .milliseconds(100)), "\(method)")
         }
-        // A stream a live server refused or drained goes again at once the first time, then backs off.
-        var refused = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: .post, attempt: 1)
-        refused.neverProcessedFailures = 1
-        #expect(plain().decide(refused, now: now, timeLeft: nil, using: &generator) == .retry(after: .zero))
-        var refusedAgain = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: .post, attempt: 2)
-        refusedAgain.neverProcessedFailures = 2
-        #expect(plain().decide(refusedAgain, now: now, timeLeft: nil, using: &generator) == .retry(after: .milliseconds(200)))
         // The same failure that may have reached the server: a POST without a key stops.
         let maybe = RetryAttempt(failure: .connectionLost, method: .post, attempt: 1)
         #expect(plain().decide(maybe, now: now, timeLeft: nil, using: &generator) == .stop(.notIdempotent))
@@ -33,21 +26,44 @@ struct RetryPolicyTests {
         #expect(plain().decide(tls, now: now, timeLeft: nil, using: &generator) == .stop(.notRetryable))
         let stream = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: .post, bodyIsReplayable: false, attempt: 1)
         #expect(plain().decide(stream, now: now, timeLeft: nil, using: &generator) == .stop(.bodyNotReplayable))
-        // Each never-processed failure grants one more attempt, at most maxAttempts more.
-        var extra = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 3)
-        extra.neverProcessedFailures = 1
-        #expect(plain().decide(extra, now: now, timeLeft: nil, using: &generator) != .stop(.attemptsExhausted))
-        var last = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 6)
-        last.neverProcessedFailures = 6
-        #expect(plain().decide(last, now: now, timeLeft: nil, using: &generator) == .stop(.attemptsExhausted))
-        var processed = RetryAttempt(failure: .connectionLost, method: .get, attempt: 3)
-        processed.neverProcessedFailures = 0
-        #expect(plain().decide(processed, now: now, timeLeft: nil, using: &generator) == .stop(.attemptsExhausted))
+        let last = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 3)
+        #expect(plain().decide(last, now: now, timeLeft: nil, using: &generator) == .stop(.attemptsExhausted), "a connection never made grants no extra attempt")
         let late = RetryAttempt(failure: .cannotConnect, neverProcessed: true, method: .post, attempt: 1)
         #expect(plain().decide(late, now: now, timeLeft: .milliseconds(50), using: &generator) == .stop(.deadlineWouldPass))
         // A response arrived: the flag says nothing about it.
         let answered = RetryAttempt(status: .serviceUnavailable, neverProcessed: true, method: .post, attempt: 1)
         #expect(plain().decide(answered, now: now, timeLeft: nil, using: &generator) == .stop(.notIdempotent))
+    }
+
+    @Test mutating func theFirstConnectionLostBeforeTheAnswerGoesAgainAtOnceWithOneMoreAttemptWhenSafe() {
+        // A GET whose stream a draining server dropped: at once, the first time.
+        var drained = RetryAttempt(failure: .connectionLost, method: .get, attempt: 1)
+        drained.failedBeforeResponse = true
+        drained.lossesBeforeResponse = 1
+        #expect(drained.isLossBeforeResponse)
+        #expect(plain().decide(drained, now: now, timeLeft: nil, using: &generator) == .retry(after: .zero))
+        // The second such loss backs off, and the extra attempt is one, not more.
+        var again = drained
+        again.attempt = 2
+        again.lossesBeforeResponse = 2
+        #expect(plain().decide(again, now: now, timeLeft: nil, using: &generator) == .retry(after: .milliseconds(200)))
+        var third = again
+        third.attempt = 3
+        #expect(plain().decide(third, now: now, timeLeft: nil, using: &generator) == .retry(after: .milliseconds(400)), "the one extra attempt")
+        third.attempt = 4
+        #expect(plain().decide(third, now: now, timeLeft: nil, using: &generator) == .stop(.attemptsExhausted))
+        // A POST without a key lost before its answer is not known to be unprocessed: it stops.
+        var post = drained
+        post.method = .post
+        #expect(plain().decide(post, now: now, timeLeft: nil, using: &generator) == .stop(.notIdempotent))
+        // A refused stream is never processed: a POST goes again at once.
+        var refused = RetryAttempt(failure: .connectionLost, neverProcessed: true, method: .post, attempt: 1)
+        refused.lossesBeforeResponse = 1
+        #expect(plain().decide(refused, now: now, timeLeft: nil, using: &generator) == .retry(after: .zero))
+        // A connection lost while the body was read is an ordinary failure.
+        let midBody = RetryAttempt(failure: .connectionLost, method: .get, attempt: 1)
+        #expect(!midBody.isLossBeforeResponse)
+        #expect(plain().decide(midBody, now: now, timeLeft: nil, using: &generator) == .retry(after: .milliseconds(100)))
     }
 
     @Test func exponentialBackoffDoublesUpToTheCap() {

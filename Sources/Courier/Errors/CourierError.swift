@@ -57,16 +57,19 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     /// For a transport failure: whether the server is known not to have processed the request,
     /// so that sending it again cannot apply it twice, whatever its method.
     ///
-    /// Engines set it where the protocol or the failure's timing guarantees it: the connection
-    /// was never made (refused, unreachable, a connect or TLS handshake that timed out, no
-    /// connection from the pool in time); on HTTP/2, the server refused the stream
-    /// (`REFUSED_STREAM`), or the stream was above the last one a `GOAWAY` promised to process,
-    /// or the request was handed to a connection already draining. It stays `false` when the
-    /// request may have reached the server: a connection or stream lost after it went out, a
-    /// read timeout, anything an engine cannot tell. The retry policy retries a never-processed
+    /// Engines set it only where the protocol guarantees it: the connection was never made
+    /// (refused, a connect or TLS handshake that timed out, no connection from the pool in
+    /// time); on HTTP/2, the server refused the stream (`REFUSED_STREAM`) or the stream was
+    /// opened after a `GOAWAY`. It stays `false` whenever the request may have reached the
+    /// server, and whenever an engine cannot tell. The retry policy retries a never-processed
     /// failure for every method (a POST without an idempotency key included); the rest only for
     /// idempotent or keyed requests.
     public var neverProcessed = false
+    /// For a transport failure: whether it came before any of the response, rather than while
+    /// the body was read. A connection or stream lost before the answer is what a server that
+    /// drains its connections causes; the retry policy sends such a request again at once, once,
+    /// when that is safe (``neverProcessed``, or an idempotent or keyed request).
+    public var failedBeforeResponse = false
     /// The most body bytes kept in ``bodySnippet``.
     public static let snippetLimit = 1_024
 

@@ -38,10 +38,19 @@ public struct RetryAttempt: Sendable {
     /// Whether the failure guarantees the server did not process the request
     /// (``CourierError/neverProcessed``): then any method may be sent again.
     public var neverProcessed: Bool
-    /// How many of the call's failed attempts so far, this one included, the server never
-    /// processed: each grants one more attempt, up to ``RetryPolicy/maxAttempts`` more, so that
-    /// a server draining its connections does not use up the attempts a real failure needs.
-    public var neverProcessedFailures: Int = 0
+    /// Whether the failure came before any of the response (``CourierError/failedBeforeResponse``).
+    public var failedBeforeResponse = false
+    /// How many of the call's attempts so far, this one included, ended in a connection or stream
+    /// lost before any of the response (``isLossBeforeResponse``).
+    public var lossesBeforeResponse: Int = 0
+
+    /// A connection or stream lost before any of the answer, as a server that drains its
+    /// connections (an HTTP/2 `GOAWAY`, a refused stream) causes: the first such loss of a call,
+    /// when resending is safe, goes again at once, with one more attempt than the policy's and
+    /// no retry budget spent, as gRPC's transparent retries do.
+    public var isLossBeforeResponse: Bool {
+        status == nil && failure == .connectionLost && (failedBeforeResponse || neverProcessed)
+    }
     /// The request's method.
     public var method: HTTPRequest.Method
     /// Whether the request carries an `Idempotency-Key`.
@@ -103,17 +112,13 @@ extension RetryPolicy {
             return .stop(.notIdempotent)
         }
         guard attempt.bodyIsReplayable else { return .stop(.bodyNotReplayable) }
-        let extraAttempts = min(max(0, attempt.neverProcessedFailures), maxAttempts)
-        guard attempt.attempt < maxAttempts + extraAttempts else { return .stop(.attemptsExhausted) }
+        let transparent = attempt.isLossBeforeResponse && attempt.lossesBeforeResponse <= 1
+        guard attempt.attempt < maxAttempts + (attempt.lossesBeforeResponse > 0 ? 1 : 0) else { return .stop(.attemptsExhausted) }
 
         var delay = backoff.delay(afterFailedAttempts: attempt.attempt, using: &generator)
-        // A live server refused the stream or drained the connection before processing it (an
-        // HTTP/2 `REFUSED_STREAM`, a stream above a `GOAWAY`'s last): the first time, go again at
-        // once, as gRPC's transparent retries do; the request then lands on the connection that
-        // replaces the drained one. A connection never made (`cannotConnect`) still backs off.
-        if attempt.status == nil, attempt.neverProcessed, attempt.failure == .connectionLost, attempt.neverProcessedFailures <= 1 {
-            delay = .zero
-        }
+        // The first connection or stream a live server lost before answering (a drained HTTP/2
+        // connection, a refused stream) goes again at once; a connection never made backs off.
+        if transparent { delay = .zero }
         if honoursRetryAfter, let status = attempt.status?.code, status == 429 || status == 503,
            let header = attempt.retryAfter, let requested = RetryAfter.parse(header, now: now) {
             guard requested <= backoff.maxDelay else { return .stop(.retryAfterTooLong(requested)) }

@@ -10,10 +10,11 @@ public import HTTPTypes
 ///   request carries an `Idempotency-Key`; then POST and PATCH are too, with the same key on
 ///   every attempt. A failure the server is known not to have processed
 ///   (``CourierError/neverProcessed``: a connection never made, an HTTP/2 stream refused or
-///   above a `GOAWAY`'s last stream) is retried for every method: nothing was applied. Each such
-///   failure grants one more attempt (at most ``maxAttempts`` more) and spends no retry budget,
-///   and the first stream a live server refused or drained (`connectionLost`) goes again at once,
-///   so a server that drains its connections routinely costs no call.
+///   opened after a `GOAWAY`) is retried for every method: nothing was applied.
+/// - The first connection or stream a call loses before any of its answer (a server draining
+///   its HTTP/2 connections with `GOAWAY`, a refused stream) goes again at once when resending is
+///   safe, with one attempt more than ``maxAttempts`` and no retry budget spent, so that a
+///   routine drain costs no call.
 /// - A single-use body is never sent twice.
 /// - `Retry-After` on 429 and 503 is honoured, up to ``Backoff/maxDelay``; a longer wait, or
 ///   one past the request's deadline, ends retrying with the server's answer.

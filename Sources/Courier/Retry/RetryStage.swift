@@ -74,7 +74,7 @@ struct RetryStage: Middleware {
         // A copy of the context with a new attempt number is made only for a second attempt.
         var retryContext: RequestContext?
         var outcome = first
-        var neverProcessedFailures = 0
+        var lossesBeforeResponse = 0
         while true {
             var attempt = RetryAttempt(
                 method: request.method,
@@ -89,20 +89,21 @@ struct RetryStage: Middleware {
             case .failure(let error as CourierError):
                 attempt.failure = error.code
                 attempt.neverProcessed = error.neverProcessed
-                if error.neverProcessed { neverProcessedFailures += 1 }
-                attempt.neverProcessedFailures = neverProcessedFailures
+                attempt.failedBeforeResponse = error.failedBeforeResponse
+                if attempt.isLossBeforeResponse { lossesBeforeResponse += 1 }
             case .failure:
                 return try outcome.get()
             }
+            attempt.lossesBeforeResponse = lossesBeforeResponse
             if Task.isCancelled { return try outcome.get() }
 
             let timeLeft = context.deadline.map { clock.now.duration(to: $0) }
             var decision = policy.decide(attempt, now: clock.date, timeLeft: timeLeft, using: &generator)
-            // A request the server never processed (a refused stream, one above a GOAWAY's last
-            // stream: a connection being drained) goes again without spending the budget, as
-            // gRPC's transparent retries do: it adds no work to the server. Attempts and the
-            // deadline still bound it.
-            if case .retry = decision, !(attempt.status == nil && attempt.neverProcessed), !budget.tryRetry() {
+            // The first connection or stream a live server lost before answering goes again
+            // without spending the budget (see RetryAttempt.isLossBeforeResponse); attempts and
+            // the deadline still bound it.
+            let transparent = attempt.isLossBeforeResponse && lossesBeforeResponse <= 1
+            if case .retry = decision, !transparent, !budget.tryRetry() {
                 decision = .stop(.budgetExhausted)
             }
             guard case .retry(let delay) = decision else {

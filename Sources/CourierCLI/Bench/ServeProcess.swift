@@ -14,7 +14,7 @@ enum ServeProcess {
     /// URL, then stops the server (SIGTERM, then waits for it).
     static func run(_ arguments: [String], _ body: (URL) async throws -> Void) async throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["serve"] + arguments
         let output = Pipe()
         process.standardOutput = output
