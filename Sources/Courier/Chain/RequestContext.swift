@@ -272,8 +272,10 @@ public final class CallRecord: Sendable {
     /// Counts one request handed to the transport.
     public func countTransportCall() {
         transportCalls.add(1, ordering: .relaxed)
-        // A new attempt: what an earlier one's compressed body took on the wire is not its.
+        // A new attempt: what an earlier one's compressed body took on the wire, and the
+        // version its answer came over, are not its.
         encodedBody.store(-1, ordering: .relaxed)
+        protocolVersionValue.store(0, ordering: .relaxed)
     }
 
     /// Records the credential fields of a request handed to the transport.

@@ -8,8 +8,10 @@ public import X509
 /// `127.0.0.1` and `localhost`: what `courier serve --tls` presents when it is given no
 /// certificate of its own, and what tests trust. P-256 keys; valid from an hour ago for a day.
 ///
-/// A client trusts the server by trusting ``caPEM`` (`courier get --ca FILE`, or
-/// `TLSPolicy.TrustRoots.certificates` with ``caDER()``). The CA's key never leaves memory.
+/// A client trusts the server by trusting ``caPEM()`` (`courier get --ca FILE`, or
+/// `TLSPolicy.TrustRoots.certificates` with ``caDER()``). Nothing here writes a key to a file.
+/// The certificates expire a day after they are made: a server meant to run longer takes a
+/// certificate of its own (`courier serve --tls --certificate FILE --key FILE`).
 public struct LocalCertificateAuthority: Sendable {
     /// The CA's key.
     public let caKey: P256.Signing.PrivateKey
