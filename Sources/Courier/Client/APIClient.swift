@@ -408,10 +408,7 @@ public final class APIClient: Sendable {
             attempts: record.transportCallCount,
             cacheStatus: record.cacheStatus
         )
-        if metrics.cacheStatus == .network {
-            metrics.wireBytesReceived = record.encodedBodyBytes
-            metrics.protocolVersion = record.protocolVersion
-        }
+        if metrics.cacheStatus == .network { (metrics.wireBytesReceived, metrics.protocolVersion) = (record.encodedBodyBytes, record.protocolVersion) }
         return (Response(value: value, http: response, data: data, metrics: metrics), call.request, record)
     }
 
