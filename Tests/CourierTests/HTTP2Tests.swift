@@ -1,6 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierTesting
+import CourierWebSocket
 import Foundation
 import RadarAPI
 import RadarCore
@@ -174,6 +175,52 @@ struct HTTP2Tests {
             let download = try await client.send(Request<Data>(path: "/debug/bytes?count=\(bytes)"))
             #expect(download.value.count == bytes)
             #expect(download.metrics.protocolVersion == .http2)
+        }
+    }
+
+    @Test func serverSentEventsStreamOverHTTP2AndAWebSocketOpensOverHTTP1OnTheSameServer() async throws {
+        let authority = try LocalCertificateAuthority(name: "Courier HTTP/2 real time")
+        var configuration = ReferenceServerConfiguration()
+        configuration.tlsConfiguration = try authority.serverTLSConfiguration()
+        configuration.http2 = HTTP2Options()
+        try await withRunningServer(configuration) { server, url in
+            let token = try await demoToken(server)
+            let tls = TLSPolicy(trustRoots: .certificates([try authority.caDER()]))
+            let transport = AsyncHTTPClientTransport(configuration: .init(tls: tls))
+            do {
+                var clientConfiguration = ClientConfiguration(baseURL: url)
+                clientConfiguration.middleware.append(BearerTokenMiddleware(token: token))
+                let client = APIClient(configuration: clientConfiguration, transport: transport)
+                // The event stream is a streamed response: over HTTP/2, as every call on this transport.
+                let probe = try await client.send(Request<Data>(path: "/debug/ping"))
+                #expect(probe.metrics.protocolVersion == .http2)
+                let source = ServerSentEventSource(client: client, path: RadarLiveEndpoints.eventStreamPath(radarId: "r_1"))
+                var events = source.events().makeAsyncIterator()
+                let snapshot = try await events.next()
+                #expect(snapshot?.event == "refresh", "the first event of the stream is the radar's snapshot")
+
+                // A WebSocket needs HTTP/1.1: the handshake negotiates it on the same port.
+                let session = AuthSession(authenticator: CountingAuthenticator())
+                try await session.signIn(Credential(accessToken: token))
+                let socketURL = URL(string: url.absoluteString.replacingOccurrences(of: "https://", with: "wss://") + "/api/ws/radar/r_1")!
+                let connection = WebSocketConnection(
+                    configuration: WebSocketConfiguration(url: socketURL, heartbeat: nil),
+                    engine: WSClientEngine(handshakeStatusProbe: transport), auth: session
+                )
+                connection.connect()
+                let message = await nextMessage(connection)
+                await connection.close()
+                guard case .text(let first)? = message else {
+                    Issue.record("no snapshot over wss on the HTTP/2 server; state \(connection.state)")
+                    try await transport.shutdown()
+                    return
+                }
+                #expect(first.contains(#""type":"refresh""#))
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
+            try await transport.shutdown()
         }
     }
 }
