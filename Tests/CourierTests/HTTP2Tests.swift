@@ -169,7 +169,7 @@ struct HTTP2Tests {
         }
     }
 
-    @Test func aStreamedDownloadAndAServerSentEventStreamRunOverHTTP2() async throws {
+    @Test func aLargeDownloadStreamsOverHTTP2() async throws {
         try await withHTTP2Server { client, _, _ in
             let bytes = 3 << 20
             let download = try await client.send(Request<Data>(path: "/debug/bytes?count=\(bytes)"))
