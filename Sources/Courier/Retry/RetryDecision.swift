@@ -51,6 +51,10 @@ public struct RetryAttempt: Sendable {
     public var isLossBeforeResponse: Bool {
         status == nil && failure == .connectionLost && (failedBeforeResponse || neverProcessed)
     }
+
+    /// Whether this is the call's first loss before the answer: the one retried at once, with
+    /// no retry budget spent.
+    var isFirstLossBeforeResponse: Bool { isLossBeforeResponse && lossesBeforeResponse <= 1 }
     /// The request's method.
     public var method: HTTPRequest.Method
     /// Whether the request carries an `Idempotency-Key`.
@@ -112,13 +116,12 @@ extension RetryPolicy {
             return .stop(.notIdempotent)
         }
         guard attempt.bodyIsReplayable else { return .stop(.bodyNotReplayable) }
-        let transparent = attempt.isLossBeforeResponse && attempt.lossesBeforeResponse <= 1
         guard attempt.attempt < maxAttempts + (attempt.lossesBeforeResponse > 0 ? 1 : 0) else { return .stop(.attemptsExhausted) }
 
         var delay = backoff.delay(afterFailedAttempts: attempt.attempt, using: &generator)
         // The first connection or stream a live server lost before answering (a drained HTTP/2
         // connection, a refused stream) goes again at once; a connection never made backs off.
-        if transparent { delay = .zero }
+        if attempt.isFirstLossBeforeResponse { delay = .zero }
         if honoursRetryAfter, let status = attempt.status?.code, status == 429 || status == 503,
            let header = attempt.retryAfter, let requested = RetryAfter.parse(header, now: now) {
             guard requested <= backoff.maxDelay else { return .stop(.retryAfterTooLong(requested)) }

@@ -102,8 +102,7 @@ struct RetryStage: Middleware {
             // The first connection or stream a live server lost before answering goes again
             // without spending the budget (see RetryAttempt.isLossBeforeResponse); attempts and
             // the deadline still bound it.
-            let transparent = attempt.isLossBeforeResponse && lossesBeforeResponse <= 1
-            if case .retry = decision, !transparent, !budget.tryRetry() {
+            if case .retry = decision, !attempt.isFirstLossBeforeResponse, !budget.tryRetry() {
                 decision = .stop(.budgetExhausted)
             }
             guard case .retry(let delay) = decision else {
