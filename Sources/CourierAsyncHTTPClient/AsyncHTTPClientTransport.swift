@@ -173,6 +173,7 @@ public final class AsyncHTTPClientTransport: Transport {
             self.configurationError = error as? CourierError
                 ?? CourierError(code: .invalidRequest, message: "the TLS policy could not be applied", underlying: error)
         }
+        clientConfiguration.classifyStreamsAboveGoAway()
         self.httpClient = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
         self.loopExecutors = LoopExecutors(group: eventLoopGroup)
         self.ownsClient = true
@@ -188,7 +189,10 @@ public final class AsyncHTTPClientTransport: Transport {
     /// every hop (credentials and bodies never go to another origin). An `HTTPClient` made
     /// elsewhere is not taken, because its redirect configuration cannot be read or changed:
     /// one with AsyncHTTPClient's default would follow a cross-origin 307 with the request's
-    /// body and headers. ``shutdown()`` shuts the transport's client down, not the loops.
+    /// body and headers. Each HTTP/2 connection also gets the handler that tells streams a
+    /// server's `GOAWAY` left unprocessed (see "Retries by what the server saw" in the README),
+    /// ahead of any `http2ConnectionDebugInitializer` you set. ``shutdown()`` shuts the
+    /// transport's client down, not the loops.
     /// - Parameters:
     ///   - clientConfiguration: The client's configuration; apply a `TLSPolicy` to it with
     ///     `HTTPClient.Configuration.applyTLSPolicy(_:)`.
@@ -196,6 +200,7 @@ public final class AsyncHTTPClientTransport: Transport {
     public convenience init(clientConfiguration: HTTPClient.Configuration, eventLoopGroup: any EventLoopGroup) {
         var configuration = clientConfiguration
         configuration.redirectConfiguration = .disallow
+        configuration.classifyStreamsAboveGoAway()
         self.init(owning: HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration))
     }
 
@@ -265,14 +270,16 @@ public final class AsyncHTTPClientTransport: Transport {
         context: RequestContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         try throwConfigurationError()
-        let clientRequest = try Self.makeClientRequest(request, body: body, loops: loopExecutors)
+        var witness: UnsentBodyWitness?
+        let clientRequest = try Self.makeClientRequest(request, body: body, loops: loopExecutors, witness: &witness)
         // NIO keeps its own clock: one reading of it, with the time the attempt has left.
         let deadline = context.attemptTimeLeft.map { .now() + Self.timeAmount($0) } ?? .distantFuture
         let response: HTTPClientResponse
         do {
             response = try await httpClient.execute(clientRequest, deadline: deadline)
         } catch {
-            throw AHCErrorMapping.map(error, beforeResponse: true)
+            let failure = AHCErrorMapping.map(error, beforeResponse: true)
+            throw witness?.markingUnsent(failure) ?? failure
         }
         if let version = ProtocolVersion(major: response.version.major, minor: response.version.minor) {
             context.record.noteProtocolVersion(version)
@@ -392,7 +399,11 @@ public final class AsyncHTTPClientTransport: Transport {
     // MARK: - Conversions
 
     @inline(never)
-    static func makeClientRequest(_ request: HTTPRequest, body: HTTPBody?, loops: LoopExecutors) throws -> HTTPClientRequest {
+    /// The engine's request. A buffered body of a request the chain could not otherwise send
+    /// again goes through an ``UnsentBodyWitness``, returned in `witness`.
+    static func makeClientRequest(
+        _ request: HTTPRequest, body: HTTPBody?, loops: LoopExecutors, witness: inout UnsentBodyWitness?
+    ) throws -> HTTPClientRequest {
         guard let url = request.absoluteURLString else {
             throw CourierError(code: .invalidRequest, message: "the request has no scheme or authority")
         }
@@ -404,7 +415,13 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         if let body {
             if let data = body.bufferedData {
-                clientRequest.body = .bytes(ByteBuffer(bytes: data))
+                if UnsentBodyWitness.isNeeded(for: request) {
+                    let observer = UnsentBodyWitness()
+                    witness = observer
+                    clientRequest.body = .stream(observer.body(ByteBuffer(bytes: data)), length: .known(Int64(data.count)))
+                } else {
+                    clientRequest.body = .bytes(ByteBuffer(bytes: data))
+                }
             } else {
                 let length: HTTPClientRequest.Body.Length
                 switch body.length {

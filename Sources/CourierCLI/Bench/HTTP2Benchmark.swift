@@ -133,6 +133,9 @@ struct HTTP2Benchmark {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(ca.path))
         configuration.tlsConfiguration = tls
+        // What AsyncHTTPClientTransport adds to every client it makes, so that Courier runs here
+        // as users get it; both contenders share the client, so both carry its cost.
+        configuration.classifyStreamsAboveGoAway()
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 

@@ -47,7 +47,10 @@ struct ReferenceSecureChannel: ServerChildChannel {
             let negotiation = NIOTypedApplicationProtocolNegotiationHandler<NIONegotiatedHTTPVersion<HTTP1WebSocketUpgradeChannel.Value, HTTP2Channel.Value>> { result in
                 switch result {
                 case .negotiated("h2"):
-                    return http2.setup(channel: channel, logger: logger).map { .http2($0) }
+                    return http2.setup(channel: channel, logger: logger).flatMapThrowing { connection in
+                        try StreamErrorContainment.install(on: channel)
+                        return .http2(connection)
+                    }
                 case .negotiated("http/1.1"), .fallback:
                     return http1.setup(channel: channel, logger: logger).map { .http1_1($0) }
                 case .negotiated:
