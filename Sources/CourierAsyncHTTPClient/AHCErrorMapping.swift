@@ -21,7 +21,7 @@ import Darwin
 /// | never processed (any method may go again) | may have been processed (idempotent or keyed only) |
 /// |---|---|
 /// | no connection: refused (`ECONNREFUSED`, a connect failure), connect or TLS handshake timeout, no connection from the pool in time | a connection or stream lost after the request went out: EOF, a reset, `remoteConnectionClosed`, a closed channel |
-/// | HTTP/2 `REFUSED_STREAM`; a stream above a `GOAWAY`'s last stream (which ``GoAwayStreamClassifier`` reports as `REFUSED_STREAM`); a stream opened after a `GOAWAY` | an HTTP/2 stream reset by the server with `CANCEL` or any other code |
+/// | HTTP/2 `REFUSED_STREAM`; a stream above a `GOAWAY`'s last stream (which ``HTTP2ConnectionGuard`` reports as `REFUSED_STREAM`); a stream opened after a `GOAWAY` | an HTTP/2 stream reset by the server with `CANCEL` or any other code |
 /// | | read timeouts, the request's deadline, the engine giving a request up (never the caller's `cancelled`), anything else |
 ///
 /// Errors it does not know stay `transportFailed`, which no retry policy retries by default.

@@ -2,8 +2,17 @@ package import AsyncHTTPClient
 import NIOCore
 import NIOHTTP2
 
-/// Tells the streams a server's `GOAWAY` left unprocessed from streams the server reset.
+/// Watches each HTTP/2 connection for what AsyncHTTPClient's errors cannot show: which
+/// streams a server's `GOAWAY` left unprocessed, and a connection NIOHTTP2 found broken.
 ///
+/// **A broken connection closes.** When NIOHTTP2 finds a connection error in what the server
+/// sent (a header block past the size the client announced, a flood of frames, a frame that
+/// breaks the protocol), it sends `GOAWAY` and reports the error, but leaves the connection
+/// open, and AsyncHTTPClient does not close it either: with a server that never closes its
+/// side, the calls on it would wait for their deadline. This handler closes it, so that they
+/// end at once as lost connections.
+///
+/// **Streams a `GOAWAY` left unprocessed.**
 /// When a server drains an HTTP/2 connection it sends `GOAWAY` naming the last stream it will
 /// process; every stream the client opened above it was not processed and never will be
 /// (RFC 9113, section 6.8). NIOHTTP2 closes those streams with `CANCEL`, the code a server's own
@@ -11,47 +20,67 @@ import NIOHTTP2
 /// This handler sits on each HTTP/2 connection just behind `NIOHTTP2Handler`: it remembers the
 /// lowest last stream of the `GOAWAY`s it sees, and a stream above it closed with `CANCEL` is
 /// passed on as closed with `REFUSED_STREAM`, the code RFC 9113 (section 8.7) gives a stream
-/// closed before any processing, which is what the server's `GOAWAY` said of it. The frames
-/// themselves pass untouched.
+/// closed before any processing, which is what the server's `GOAWAY` said of it, unless the
+/// server had begun to answer it (a `HEADERS` frame came on it): a server that answers a stream
+/// processed it, whatever its `GOAWAY` says. The frames themselves pass untouched.
 ///
 /// NIOHTTP2 passes a `GOAWAY` frame on before the closures it causes, so the last stream is
 /// known by the time they arrive. Event-loop confined, as every channel handler.
-final class GoAwayStreamClassifier: ChannelInboundHandler, RemovableChannelHandler {
+final class HTTP2ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
 
     /// The lowest last stream id among the `GOAWAY`s received; `nil` before the first.
     private(set) var lastProcessedStream: HTTP2StreamID?
+    /// The open streams the server has begun to answer.
+    private var answered: Set<HTTP2StreamID> = []
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .goAway(let lastStreamID, _, _) = unwrapInboundIn(data).payload {
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case .headers:
+            answered.insert(frame.streamID)
+        case .goAway(let lastStreamID, _, _):
             lastProcessedStream = min(lastProcessedStream ?? lastStreamID, lastStreamID)
+        default:
+            break
         }
         context.fireChannelRead(data)
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.fireErrorCaught(error)
+        if error is any NIOHTTP2Error, !(error is NIOHTTP2Errors.StreamError) {
+            context.close(promise: nil)
+        }
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard let closed = event as? StreamClosedEvent, let reclassified = reclassify(closed) else {
+        guard let closed = event as? StreamClosedEvent else {
             context.fireUserInboundEventTriggered(event)
             return
         }
-        context.fireUserInboundEventTriggered(reclassified)
+        let wasAnswered = answered.remove(closed.streamID) != nil
+        context.fireUserInboundEventTriggered(reclassify(closed, answered: wasAnswered) ?? closed)
     }
 
     /// The closure as the stream should see it: `REFUSED_STREAM` for a stream the `GOAWAY`
     /// left unprocessed; `nil` to pass the event on as it is.
-    func reclassify(_ closed: StreamClosedEvent) -> StreamClosedEvent? {
-        guard closed.reason == .cancel, let last = lastProcessedStream, closed.streamID > last else { return nil }
+    /// - Parameters:
+    ///   - closed: The closure NIOHTTP2 reported.
+    ///   - answered: Whether the server had begun to answer the stream.
+    func reclassify(_ closed: StreamClosedEvent, answered: Bool) -> StreamClosedEvent? {
+        guard !answered, closed.reason == .cancel, let last = lastProcessedStream, closed.streamID > last else { return nil }
         return StreamClosedEvent(streamID: closed.streamID, reason: .refusedStream)
     }
 
-    /// Puts a classifier behind the connection's `NIOHTTP2Handler`; for
+    /// Puts a guard behind the connection's `NIOHTTP2Handler`; for
     /// `http2ConnectionDebugInitializer`, which AsyncHTTPClient calls before it opens a stream.
     static func install(on channel: any Channel) -> EventLoopFuture<Void> {
         @Sendable func add() throws {
             let pipeline = channel.pipeline.syncOperations
             let http2 = try pipeline.handler(type: NIOHTTP2Handler.self)
-            try pipeline.addHandler(GoAwayStreamClassifier(), position: .after(http2))
+            try pipeline.addHandler(HTTP2ConnectionGuard(), position: .after(http2))
         }
         if channel.eventLoop.inEventLoop {
             return channel.eventLoop.makeCompletedFuture { try add() }
@@ -71,7 +100,7 @@ extension HTTPClient.Configuration {
     package mutating func classifyStreamsAboveGoAway() {
         let previous = http2ConnectionDebugInitializer
         http2ConnectionDebugInitializer = { channel in
-            let installed = GoAwayStreamClassifier.install(on: channel)
+            let installed = HTTP2ConnectionGuard.install(on: channel)
             guard let previous else { return installed }
             return installed.flatMap { previous(channel) }
         }

@@ -1,13 +1,14 @@
 @testable import CourierAsyncHTTPClient
 import NIOCore
 import NIOEmbedded
+import NIOHPACK
 import NIOHTTP2
 import Testing
 
 /// The handler that tells streams a server's `GOAWAY` left unprocessed from streams the server
 /// reset, on an embedded channel: the frames and closures NIOHTTP2 would pass it, in its order.
 @Suite("Streams above a GOAWAY's last stream")
-struct GoAwayStreamClassifierTests {
+struct HTTP2ConnectionGuardTests {
     /// Records the stream closures that reach the end of the pipeline.
     private final class ClosureRecorder: ChannelInboundHandler {
         typealias InboundIn = HTTP2Frame
@@ -30,7 +31,7 @@ struct GoAwayStreamClassifierTests {
     @Test func aStreamAboveTheLastStreamClosedWithCancelReachesTheStreamAsRefused() throws {
         let channel = EmbeddedChannel()
         let recorder = ClosureRecorder()
-        try channel.pipeline.syncOperations.addHandler(GoAwayStreamClassifier())
+        try channel.pipeline.syncOperations.addHandler(HTTP2ConnectionGuard())
         try channel.pipeline.syncOperations.addHandler(recorder)
 
         try channel.writeInbound(goAway(lastStream: 5))
@@ -50,10 +51,27 @@ struct GoAwayStreamClassifierTests {
         _ = try channel.finish()
     }
 
+    @Test func aStreamTheServerHadBegunToAnswerStaysAReset() throws {
+        let channel = EmbeddedChannel()
+        let recorder = ClosureRecorder()
+        try channel.pipeline.syncOperations.addHandler(HTTP2ConnectionGuard())
+        try channel.pipeline.syncOperations.addHandler(recorder)
+
+        // The server sends the head of stream 7's answer, then a GOAWAY naming stream 5 as its
+        // last: a server that answered a stream processed it, whatever its GOAWAY says.
+        try channel.writeInbound(HTTP2Frame(streamID: 7, payload: .headers(.init(headers: [":status": "200"]))))
+        try channel.writeInbound(goAway(lastStream: 5))
+        channel.pipeline.fireUserInboundEventTriggered(StreamClosedEvent(streamID: 7, reason: .cancel))
+        channel.pipeline.fireUserInboundEventTriggered(StreamClosedEvent(streamID: 9, reason: .cancel))
+
+        #expect(recorder.closures.map(\.reason) == [.cancel, .refusedStream])
+        _ = try channel.finish(acceptAlreadyClosed: true)
+    }
+
     @Test func beforeAnyGoAwayAndAfterALowerOneTheLowestLastStreamDecides() throws {
         let channel = EmbeddedChannel()
         let recorder = ClosureRecorder()
-        try channel.pipeline.syncOperations.addHandler(GoAwayStreamClassifier())
+        try channel.pipeline.syncOperations.addHandler(HTTP2ConnectionGuard())
         try channel.pipeline.syncOperations.addHandler(recorder)
 
         // No GOAWAY yet: a CANCEL is the server's reset.
