@@ -32,10 +32,8 @@ struct HTTP2BadInputTests {
     @Test(.timeLimit(.minutes(1))) func aServerOfferingOnlyAnALPNProtocolTheClientDoesNotSpeakGivesATypedError() async throws {
         try await HostileHTTP2Server.with(.offersOnlyALPN("spdy/3.1")) { server in
             try await withClient(server, retryPolicy: .none) { client in
-                let started = ContinuousClock.now
                 let error = await courierError { _ = try await client.send(Request<Data>(path: "/items")) }
                 #expect(error?.code == .invalidResponse, "\(String(describing: error))")
-                #expect(ContinuousClock.now - started < .seconds(10 * testPatience), "well before the call's timeout")
             }
         }
     }
@@ -54,16 +52,15 @@ struct HTTP2BadInputTests {
         // About 400 KB of fields in a block of about 4 KB, against the 16 KB the client announced.
         try await HostileHTTP2Server.with(.oversizedHeaderBlock(copies: 100)) { server in
             try await withClient(server) { client in
-                let started = ContinuousClock.now
                 let error = await courierError { _ = try await client.send(Request<Data>(path: "/items")) }
                 // The connection NIOHTTP2 found broken is closed at once (the server never closes
-                // it): a lost connection before any answer, which a GET may try again, within the
+                // it; left open, each attempt would end at its timeout, as `timedOut`): a lost
+                // connection before any answer, which a GET may try again, within the
                 // policy's three attempts and one more for the first such loss. (An attempt
                 // AsyncHTTPClient gave the closing connection never reached the server.)
                 #expect(error?.code == .connectionLost)
                 #expect(error?.attempts == 4)
                 #expect((1...4).contains(server.requests))
-                #expect(ContinuousClock.now - started < .seconds(10 * testPatience), "well before the call's timeout")
             }
         }
     }
@@ -71,11 +68,10 @@ struct HTTP2BadInputTests {
     @Test(.timeLimit(.minutes(1))) func aFloodOfPingsClosesTheConnectionAndEndsTheCall() async throws {
         // 20,000 PINGs before the answer: past NIOHTTP2's limit on the control frames it must answer.
         try await HostileHTTP2Server.with(.pingFlood(count: 20_000)) { server in
-            try await withClient(server) { client in
-                let started = ContinuousClock.now
+            try await withClient(server, retryPolicy: .none) { client in
                 let error = await courierError { _ = try await client.send(Request<Data>(path: "/items")) }
+                // Not the call's timeout (10 s): the broken connection was closed under it.
                 #expect(error?.code == .connectionLost)
-                #expect(ContinuousClock.now - started < .seconds(10 * testPatience), "well before the call's timeout")
             }
         }
     }

@@ -30,6 +30,18 @@ private func origin(accepting tokens: AcceptedTokens) -> MockTransport {
     }
 }
 
+/// A store that cannot be read while it is broken (a keychain that is locked, a database
+/// that does not answer), and then holds nothing.
+private final class UnreadableWhileBroken: CredentialStore {
+    let broken = Atomic<Bool>(true)
+    func load() async throws -> Credential? {
+        if broken.load(ordering: .relaxed) { throw CourierError(code: .transportFailed, message: "the credential store did not answer") }
+        return nil
+    }
+    func save(_ credential: Credential) async throws {}
+    func clear() async throws {}
+}
+
 @Suite("The offline queue with many accounts", .timeLimit(.minutes(1)))
 struct OfflineQueueAccountsTests {
     private let base = URL(string: "https://api.example.test")!
@@ -86,6 +98,45 @@ struct OfflineQueueAccountsTests {
         #expect(try await queue.pending().isEmpty)
         #expect(transport.requests.last?.request.headerFields[HTTPField.Name.authorization] == "Bearer alice-new")
         #expect(await queue.accountsWaitingForSignIn.isEmpty)
+    }
+
+    @Test func withTheDropPolicyAWriteWhoseAccountsCredentialCannotBeReadIsKeptUntilItsStoreSaysNone() async throws {
+        let storage = MemoryQueueStorage()
+        let clock = ManualClock()
+        // Carol's write, left by an earlier run; her credential's store does not answer now.
+        try await storage.append(QueuedRequest(
+            queue: OfflineQueue.defaultQueueName, method: "POST", url: "https://api.example.test/notes", fields: [], body: Data("{}".utf8),
+            idempotencyKey: "k", createdAt: clock.date, nextAttemptAt: clock.date, account: "carol"
+        ))
+        let carols = UnreadableWhileBroken()
+        let accounts = AccountSessions(authenticator: RevokedGrant()) { account -> any CredentialStore in account == "carol" ? carols : InMemoryCredentialStore() }
+        try await accounts.signIn(Credential(accessToken: "bob-token"), account: "bob")
+        let queue = OfflineQueue(storage: storage, clock: clock, otherAccountWrites: .drop)
+        var configuration = ClientConfiguration(baseURL: base, retryPolicy: .none)
+        configuration.accounts = accounts
+        configuration.offlineQueue = queue
+        let transport = origin(accepting: AcceptedTokens([]))
+        let client = APIClient(configuration: configuration, transport: transport)
+        #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+        _ = try await client.enqueue(write("bob's", as: "bob"))
+        await queue.replay()
+
+        // Bob's write went; carol's was neither sent nor dropped: she may well be signed in.
+        #expect(transport.requests.count == 1)
+        #expect(try await queue.pending().map(\.account) == ["carol"])
+        let recheck = try #require(await queue.scheduledWakeup, "asked again later, not left until a sign-in")
+        #expect(recheck == clock.date.addingTimeInterval(OfflineQueue.standingRecheck.timeInterval))
+
+        // Her store answers: it holds no credential, so the policy applies and the write goes.
+        let events = queue.events()
+        carols.broken.store(false, ordering: .relaxed)
+        await queue.replay()
+        #expect(try await queue.pending().isEmpty)
+        #expect(transport.requests.count == 1, "dropped, never sent as another account")
+        for await event in events {
+            if case .dropped = event { break }
+        }
+        withExtendedLifetime(client) {}
     }
 
     @Test func aWriteOfAnAccountNotSignedInSetsNoTimerThatWouldFireAtOnceForever() async throws {

@@ -90,10 +90,22 @@ public actor AccountSessions {
         try await session(for: account).signOut()
     }
 
-    /// Whether an account has a credential (in memory or in its store).
+    /// Whether an account has a credential (in memory or in its store). A credential that
+    /// cannot be read now (its store failed) counts as none here; ``hasCredential(_:)`` tells
+    /// the two apart.
     /// - Parameter account: The account.
     public func isSignedIn(_ account: String) async -> Bool {
-        (try? await session(for: account).credential) != nil
+        (try? await hasCredential(account)) ?? false
+    }
+
+    /// Whether an account has a credential (in memory or in its store).
+    /// - Parameter account: The account.
+    /// - Returns: `false` only when its store says it has none.
+    /// - Throws: What the store threw when it could not be read: the account may well be
+    ///   signed in, and nothing should be decided as if it were not (the offline queue's
+    ///   `.drop` policy keeps its writes).
+    public func hasCredential(_ account: String) async throws -> Bool {
+        try await session(for: account).credential != nil
     }
 
     /// Yields an account each time a new credential comes into force for it: a sign-in, a

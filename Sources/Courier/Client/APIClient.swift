@@ -106,9 +106,10 @@ public final class APIClient: Sendable {
             let accounts = configuration.accounts
             // With sessions per account, each write goes as its own account while that one is
             // signed in; otherwise only the signed-in account's writes go.
+            // A credential that cannot be read throws: the queue then decides nothing for that account.
             let currentAccount: OfflineQueue.AccountSource = { owner in
-                if let accounts { return await accounts.isSignedIn(owner) }
-                return (try? await auth?.credential?.accountID) == owner
+                if let accounts { return try await accounts.hasCredential(owner) }
+                return try await auth?.credential?.accountID == owner
             }
             if attachesQueue {
                 // Replays are signed only for this client's origins, as live calls are.

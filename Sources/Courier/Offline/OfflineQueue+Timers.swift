@@ -31,15 +31,25 @@ extension OfflineQueue {
     /// ``replay()`` wakes the queue for it), or a timer would fire again at once, in a loop.
     private func nextDue(in items: [QueuedRequest]) async -> Date? {
         var seenQueues = Set<String>()
-        var mayDeliver: [String: Bool] = [:]
+        var mayDeliver: [String: Bool?] = [:]
         var next: Date?
         for item in items where item.state == .pending && seenQueues.insert(heldBackKey(item)).inserted {
             if deliversAsOwner, waitingForSignIn[item.account ?? ""] != nil { continue }
+            var due = item.nextAttemptAt
             if let owner = item.account {
-                if mayDeliver[owner] == nil { mayDeliver[owner] = await mayDeliverAs?(owner) ?? false }
-                if mayDeliver[owner] != true { continue }
+                if mayDeliver[owner] == nil { mayDeliver[owner] = .some(await standing(of: owner)) }
+                switch mayDeliver[owner] {
+                case .some(.some(true)):
+                    break
+                case .some(.none):
+                    // Its account's standing could not be told (an unreadable credential): asked
+                    // again a little later rather than left until a sign-in that may never come.
+                    due = max(due, clock.date.addingTimeInterval(Self.standingRecheck.timeInterval))
+                default:
+                    continue
+                }
             }
-            next = min(next ?? item.nextAttemptAt, item.nextAttemptAt)
+            next = min(next ?? due, due)
         }
         return next
     }

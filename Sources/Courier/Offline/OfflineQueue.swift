@@ -69,12 +69,24 @@ public actor OfflineQueue {
     public enum OtherAccountWrites: Sendable, Hashable {
         /// Keep them until their account signs in again (the default).
         case keep
-        /// Delete them, reporting ``QueueEvent/dropped(id:reason:)``.
+        /// Delete them, reporting ``QueueEvent/dropped(id:reason:)``: only once their account is
+        /// known to be signed out. A credential that cannot be read now (its store failed) keeps
+        /// them, and the queue asks again a little later.
         case drop
     }
 
-    /// Says whether the writes of an account may be delivered now (whether it is signed in).
-    typealias AccountSource = @Sendable (String) async -> Bool
+    /// Says whether the writes of an account may be delivered now (whether it is signed in);
+    /// throws when that cannot be told now (its credential could not be read).
+    typealias AccountSource = @Sendable (String) async throws -> Bool
+
+    /// How soon the queue asks again about an account whose standing could not be told.
+    static let standingRecheck: Duration = .seconds(5)
+
+    /// Whether an account's writes may be delivered now: `nil` when that cannot be told.
+    func standing(of account: String) async -> Bool? {
+        guard let mayDeliverAs else { return false }
+        return try? await mayDeliverAs(account)
+    }
 
     /// The queue name used when a request names none.
     public static let defaultQueueName = "default"
