@@ -46,7 +46,7 @@ public final class PostgresQueueStorage: SharedQueueStorage {
     /// This process's claim owner, unique per storage instance.
     let worker = UUID().uuidString
     let sealing: RowSealing
-    private let feed: ChangeFeed
+    let feed: ChangeFeed
 
     /// The `NOTIFY` channel appends are announced on; the payload is the outbox's name.
     static let channel = "courier_outbox"

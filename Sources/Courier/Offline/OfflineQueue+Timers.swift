@@ -11,9 +11,15 @@ extension OfflineQueue {
             wakeupAt = nil
             // At least a second away: a write that cannot go now (its account is not signed in)
             // is looked at again once a second, not in a loop. A storage that cannot answer (a
-            // database restarting) is asked again in a second too.
+            // database restarting) is asked again in a second too. And at most one lease away,
+            // even with nothing pending: the storage's change feed wakes the queue when another
+            // process appends, but a feed can go deaf without knowing it (a half-open
+            // connection after a failover, a NAT that dropped it), and the poll bounds how long
+            // a write can wait for a worker that stopped hearing.
+            let poll = clock.date.addingTimeInterval(max(1, shared.lease.timeInterval))
             do {
-                if let next = try await shared.nextDelivery() { scheduleWakeup(at: max(next, clock.date.addingTimeInterval(1))) }
+                let next = try await shared.nextDelivery()
+                scheduleWakeup(at: max(min(next ?? poll, poll), clock.date.addingTimeInterval(1)))
             } catch {
                 scheduleWakeup(at: clock.date.addingTimeInterval(1))
             }

@@ -105,6 +105,43 @@ struct FleetOutboxTests {
         }
     }
 
+    // The time limit turns a regression (a worker that never hears of the write) into a failure.
+    @Test(.timeLimit(.minutes(1))) func aWorkerWhoseChangeFeedWentDeafFindsAnotherProcessesWriteWithinALease() async throws {
+        try await withFleet { server, url, database, transport in
+            try await seedAccounts(1, server, database)
+            let clock = ManualClock(mode: .suspending)
+            let storage = PostgresQueueStorage(database: database, name: "deaf", lease: .seconds(30))
+            var configuration = ClientConfiguration(baseURL: url)
+            configuration.offlineQueue = OfflineQueue(storage: storage, clock: clock)
+            configuration.accounts = AccountSessions(authenticator: StoredBearer(), clock: clock) { PostgresCredentialStore(database: database, account: $0) }
+            configuration.retryPolicy = .none
+            let client = APIClient(configuration: configuration, transport: transport)
+            let queue = try #require(client.configuration.offlineQueue)
+            #expect(await withDeadline(.seconds(10)) { await queue.waitUntil(.attached) } != nil)
+            // Nothing pending, yet a timer one lease ahead: the poll.
+            #expect(await queue.scheduledWakeup == clock.date.addingTimeInterval(30))
+
+            // Its change feed goes deaf (as over a half-open connection); another process
+            // appends a write, whose notification reaches no one here.
+            storage.feed.stop()
+            let body = try JSONEncoder().encode(FleetWrite(write: 1, seq: 1))
+            try await PostgresQueueStorage(database: database, name: "deaf").append(QueuedRequest(
+                queue: OfflineQueue.defaultQueueName, method: "POST", url: url.absoluteString + "/fleet/accounts/athlete-0/writes",
+                fields: [.init(name: "Content-Type", value: "application/json")], body: body,
+                idempotencyKey: UUID().uuidString, createdAt: clock.date, nextAttemptAt: clock.date, account: "athlete-0"
+            ))
+            #expect(await server.fleet.stats().applied == 0)
+
+            // One lease later the poll finds it.
+            let events = queue.events()
+            clock.advance(by: .seconds(30))
+            for await event in events {
+                if case .delivered = event { break }
+            }
+            #expect(await server.fleet.stats().applied == 1)
+        }
+    }
+
     @Test func revokedAccountsAtTheHeadOfTheOutboxDoNotHoldBackTheOthers() async throws {
         try await withFleet { server, url, database, transport in
             try await seedAccounts(1, server, database)
