@@ -166,7 +166,7 @@ extension PostgresDatabase {
     /// The operation runs in a task of its own, cancelled at the limit (or when the caller is)
     /// but not waited for: the caller has its answer at the limit even when the operation does
     /// not heed cancellation. A cancelled caller gets `CancellationError` (not the database's fault).
-    private func bounded<Result: Sendable>(
+    func bounded<Result: Sendable>(
         _ doing: String, _ limit: Duration, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         let answer = OneAnswer<Result>()

@@ -59,13 +59,19 @@ public final class PostgresQueueStorage: SharedQueueStorage {
     ///   - lease: How long a claim lasts without renewal (30 seconds): how long the writes of a
     ///     process that died wait before another delivers them.
     ///   - encryptionKey: A key that seals every stored write (AES-GCM); `nil` stores them as they are.
-    public init(database: PostgresDatabase, name: String = "default", lease: Duration = .seconds(30), encryptionKey: SymmetricKey? = nil) {
+    ///   - listenKeepAlive: How often the connection that listens for other processes' appends
+    ///     is checked (15 seconds): one that does not answer within the database's operation
+    ///     timeout is replaced, so that a worker never stays deaf.
+    public init(
+        database: PostgresDatabase, name: String = "default", lease: Duration = .seconds(30), encryptionKey: SymmetricKey? = nil,
+        listenKeepAlive: Duration = .seconds(15)
+    ) {
         self.database = database
         self.name = name
         self.lease = max(lease, .seconds(1))
         // Without a key the rows hold the URLs as they are: an unkeyed digest hides nothing less.
         self.sealing = RowSealing(encryptionKey: encryptionKey, digestSecret: Array("courier_outbox".utf8))
-        self.feed = ChangeFeed(database: database, channel: Self.channel, payload: name)
+        self.feed = ChangeFeed(database: database, channel: Self.channel, payload: name, keepAlive: listenKeepAlive)
     }
 
     /// Stores a new write and announces it to every process.

@@ -129,6 +129,46 @@ struct PostgresQueueStorageTests {
         }
     }
 
+    // The time limit turns a regression (a feed that stays deaf) into a failure.
+    @Test(.timeLimit(.minutes(1))) func aListeningConnectionThatWentSilentIsReplacedAndTheFeedHearsAgain() async throws {
+        try await PrivatePostgres.withDatabase { direct, url in
+            // The listening process reaches the server (on a Unix socket) through a loopback
+            // gate that can go silent.
+            var components = try #require(URLComponents(string: url))
+            let folder = try #require(components.queryItems?.first { $0.name == "host" }?.value)
+            let gate = try TCPGate(upstreamUnixSocket: folder + "/.s.PGSQL.5432")
+            do {
+                try await gate.open()
+                components.host = "127.0.0.1"
+                components.port = gate.port
+                components.queryItems = nil
+                let proxied = try #require(components.string)
+                let database = try await PostgresDatabase.connect(url: proxied, createsSchema: false, operationTimeout: .seconds(1))
+                do {
+                    let listener = PostgresQueueStorage(database: database, name: "deaf", listenKeepAlive: .milliseconds(200))
+                    var changes = listener.changes().makeAsyncIterator()
+                    #expect(await changes.next() != nil, "the feed listens")
+                    // Half-open: the listening connection neither breaks nor hears.
+                    await gate.silenceConnections()
+                    try await PostgresQueueStorage(database: direct, name: "deaf").append(write(0, account: "alice"))
+                    // The keep-alive finds it silent and reconnects (a new connection through the
+                    // gate forwards again); the feed then tells its subscribers, for what they missed.
+                    #expect(await changes.next() != nil, "the feed came back")
+                    #expect(try await listener.claim(now: start, ignoringBackoff: true, excluding: [], limit: 10).map(\.id) == ["w0"])
+                    listener.feed.stop()
+                } catch {
+                    await database.shutdown()
+                    throw error
+                }
+                await database.shutdown()
+            } catch {
+                await gate.stop()
+                throw error
+            }
+            await gate.stop()
+        }
+    }
+
     @Test func anotherProcessesQueuedWritesToAURLAreFoundByTheURLsDigest() async throws {
         try await PrivatePostgres.withDatabase { database, _ in
             let key = SymmetricKey(size: .bits256)

@@ -42,18 +42,33 @@ final class TCPGate: Sendable {
     let clientReads = EventCounter()
     /// Reads from the server's side, each of which the gate passes on to the client.
     let serverReads = EventCounter()
-    private let upstreamHost: String
-    private let upstreamPort: Int
+    /// Where the gate forwards to.
+    private enum Upstream {
+        case tcp(host: String, port: Int)
+        case unixSocket(path: String)
+    }
+
+    private let upstream: Upstream
     private let state: Mutex<State>
 
     /// Binds a loopback port without listening on it.
     /// - Parameter upstream: The server the gate forwards to once open, `http://HOST:PORT`.
-    init(upstream: URL) throws {
+    convenience init(upstream: URL) throws {
         guard let host = upstream.host, let port = upstream.port else {
             throw Failure(description: "the upstream URL has no host and port: \(upstream)")
         }
-        self.upstreamHost = host
-        self.upstreamPort = port
+        try self.init(.tcp(host: host, port: port))
+    }
+
+    /// Binds a loopback port without listening on it, in front of a server on a Unix socket
+    /// (a private PostgreSQL server's).
+    /// - Parameter path: The socket's path.
+    convenience init(upstreamUnixSocket path: String) throws {
+        try self.init(.unixSocket(path: path))
+    }
+
+    private init(_ upstream: Upstream) throws {
+        self.upstream = upstream
         let descriptor = try TCPGate.bindLoopback()
         let bound: Int
         do {
@@ -74,8 +89,7 @@ final class TCPGate: Sendable {
             return state.descriptor
         }
         guard let descriptor else { throw Failure(description: "the gate is already open or stopped") }
-        let targetHost = upstreamHost
-        let targetPort = upstreamPort
+        let upstream = upstream
         let clientReads = clientReads
         let serverReads = serverReads
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -84,8 +98,12 @@ final class TCPGate: Sendable {
                 remember(inbound)
                 // The upstream connection runs on the client connection's event loop, so the
                 // two halves of the splice call each other directly.
-                return ClientBootstrap(group: inbound.eventLoop)
-                    .connect(host: targetHost, port: targetPort)
+                let bootstrap = ClientBootstrap(group: inbound.eventLoop)
+                let connected = switch upstream {
+                case .tcp(let host, let port): bootstrap.connect(host: host, port: port)
+                case .unixSocket(let path): bootstrap.connect(unixDomainSocketPath: path)
+                }
+                return connected
                     .flatMapThrowing { outbound in
                         let (fromClient, fromServer) = Splice.pair(onClientRead: { clientReads.record() }, onServerRead: { serverReads.record() })
                         try inbound.pipeline.syncOperations.addHandler(fromClient)
@@ -107,6 +125,18 @@ final class TCPGate: Sendable {
         if let descriptor { _ = close(descriptor) }
         try? await listener?.close()
         for connection in accepted { try? await connection.close() }
+    }
+
+    /// Makes every connection accepted so far go silent: the bytes either side sends are
+    /// dropped and nothing is closed, as a failover or a NAT leaves a half-open connection.
+    /// Connections accepted later forward as before.
+    func silenceConnections() async {
+        let accepted = state.withLock { $0.accepted }
+        for connection in accepted {
+            try? await connection.eventLoop.submit {
+                try connection.pipeline.syncOperations.handler(type: Splice.self).silence()
+            }.get()
+        }
     }
 
     private func remember(_ connection: any Channel) {
@@ -162,6 +192,7 @@ private final class Splice: ChannelDuplexHandler {
     private var partner: Splice?
     private var context: ChannelHandlerContext?
     private var pendingRead = false
+    private var silenced = false
     private let onRead: (@Sendable () -> Void)?
 
     private init(onRead: (@Sendable () -> Void)?) {
@@ -187,8 +218,15 @@ private final class Splice: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !silenced else { return }
         onRead?()
         partner?.context?.write(data, promise: nil)
+    }
+
+    /// Drops what either side sends from now on (see ``TCPGate/silenceConnections()``).
+    func silence() {
+        silenced = true
+        partner?.silenced = true
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
