@@ -398,9 +398,9 @@ public final class AsyncHTTPClientTransport: Transport {
 
     // MARK: - Conversions
 
-    @inline(never)
     /// The engine's request. A buffered body of a request the chain could not otherwise send
     /// again goes through an ``UnsentBodyWitness``, returned in `witness`.
+    @inline(never)
     static func makeClientRequest(
         _ request: HTTPRequest, body: HTTPBody?, loops: LoopExecutors, witness: inout UnsentBodyWitness?
     ) throws -> HTTPClientRequest {
