@@ -10,8 +10,13 @@ extension PostgresQueueStorage {
     /// Claims pending writes, whole groups at a time, oldest group first, skipping groups
     /// another process holds under a lease that has not ended (and rows another claim is
     /// taking this instant: `FOR UPDATE SKIP LOCKED`).
+    ///
+    /// Leases are timed on the database's clock (`clock_timestamp()`, read in the statement
+    /// that decides), never on the process's: the processes of a fleet run on machines whose
+    /// clocks differ, and one whose clock ran ahead would take the groups others are still
+    /// delivering. `now` only decides backoffs, which this process's clock set.
     public func claim(now: Date, ignoringBackoff: Bool, excluding: Set<String>, limit: Int) async throws -> [QueuedRequest] {
-        let until = now.addingTimeInterval(lease.timeInterval)
+        let leaseSeconds = lease.timeInterval
         let excluded = Array(excluding)
         let rows = try await database.withTransaction("claiming queued writes") { [self] connection in
             let claimed = try await connection.query("""
@@ -22,7 +27,7 @@ extension PostgresQueueStorage {
                 ), candidates AS (
                     SELECT g.group_key FROM courier_outbox_groups g JOIN heads h ON h.group_key = g.group_key
                     WHERE g.store = \(name)
-                      AND (g.leased_until IS NULL OR g.leased_until < \(now) OR g.leased_by = \(worker))
+                      AND (g.leased_until IS NULL OR g.leased_until < clock_timestamp() OR g.leased_by = \(worker))
                       AND h.row_version <= \(PostgresSchema.rowVersion)
                       AND (\(ignoringBackoff) OR h.next_attempt_at <= \(now))
                       AND NOT (g.group_key = ANY(\(excluded)))
@@ -30,7 +35,7 @@ extension PostgresQueueStorage {
                     LIMIT \(Self.groupsPerClaim)
                     FOR UPDATE OF g SKIP LOCKED
                 )
-                UPDATE courier_outbox_groups SET leased_by = \(worker), leased_until = \(until)
+                UPDATE courier_outbox_groups SET leased_by = \(worker), leased_until = clock_timestamp() + make_interval(secs => \(leaseSeconds))
                 WHERE store = \(name) AND group_key IN (SELECT group_key FROM candidates)
                 RETURNING group_key
                 """, logger: database.logger).collect().map { try $0.decode(String.self) }
@@ -55,14 +60,16 @@ extension PostgresQueueStorage {
         return items
     }
 
-    /// Extends this process's leases to `lease` after `now`; returns the groups it still holds
-    /// (one whose lease ended and that another process claimed is not among them).
+    /// Extends this process's leases to `lease` from now on the database's clock; returns the
+    /// groups it still holds (one whose lease ended and that another process claimed is not
+    /// among them). `now` is not used: see ``claim(now:ignoringBackoff:excluding:limit:)``.
     @discardableResult
     public func renewClaims(now: Date) async throws -> Set<String> {
-        let until = now.addingTimeInterval(lease.timeInterval)
+        let leaseSeconds = lease.timeInterval
         let kept = try await database.withConnection("renewing the outbox's claims") { [self] connection in
             try await connection.query("""
-                UPDATE courier_outbox_groups SET leased_until = \(until) WHERE store = \(name) AND leased_by = \(worker)
+                UPDATE courier_outbox_groups SET leased_until = clock_timestamp() + make_interval(secs => \(leaseSeconds))
+                WHERE store = \(name) AND leased_by = \(worker)
                 RETURNING group_key
                 """, logger: database.logger).collect().map { try $0.decode(String.self) }
         }
@@ -101,7 +108,9 @@ extension PostgresQueueStorage {
     /// The earliest moment a pending write becomes deliverable by this process: its group's
     /// first write's next attempt or, for a group another process holds, the end of its lease.
     /// A group whose first write a newer Courier wrote is not deliverable here (as in ``claim(now:ignoringBackoff:excluding:limit:)``).
-    public func nextDelivery() async throws -> Date? {
+    /// The end of a lease, on the database's clock, is given on this process's (`now` plus
+    /// the time the lease has left).
+    public func nextDelivery(now: Date) async throws -> Date? {
         try await database.withConnection("reading the outbox's next delivery") { [self] connection in
             try await connection.query("""
                 WITH heads AS (
@@ -109,8 +118,9 @@ extension PostgresQueueStorage {
                     FROM courier_outbox WHERE store = \(name) AND state = 'pending'
                     ORDER BY group_key, seq
                 )
-                SELECT min(CASE WHEN g.leased_by IS NOT NULL AND g.leased_by <> \(worker) AND g.leased_until > h.next_attempt_at
-                                THEN g.leased_until ELSE h.next_attempt_at END)
+                SELECT min(CASE WHEN g.leased_by IS NOT NULL AND g.leased_by <> \(worker)
+                                     AND \(now) + (g.leased_until - clock_timestamp()) > h.next_attempt_at
+                                THEN \(now) + (g.leased_until - clock_timestamp()) ELSE h.next_attempt_at END)
                 FROM heads h JOIN courier_outbox_groups g ON g.store = \(name) AND g.group_key = h.group_key
                 WHERE h.row_version <= \(PostgresSchema.rowVersion)
                 """, logger: database.logger).collect().first?.decode(Date?.self)

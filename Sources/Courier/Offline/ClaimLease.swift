@@ -15,7 +15,7 @@ import Synchronization
 final class ClaimLease: Sendable {
     private struct Held {
         var groups: Set<String>
-        var until: Date
+        var until: ContinuousClock.Instant
     }
 
     private let held: Mutex<Held>
@@ -23,23 +23,23 @@ final class ClaimLease: Sendable {
     let duration: Duration
 
     /// The lease of groups claimed at `claimedAt` (a date taken before the claim was asked for).
-    init(groups: Set<String>, claimedAt: Date, duration: Duration) {
+    init(groups: Set<String>, claimedAt: ContinuousClock.Instant, duration: Duration) {
         self.duration = duration
-        held = Mutex(Held(groups: groups, until: claimedAt.addingTimeInterval(duration.timeInterval)))
+        held = Mutex(Held(groups: groups, until: claimedAt.advanced(by: duration)))
     }
 
     /// Whether a write of `group` may still be sent at `date`: the group is held, and its lease
     /// has a third of its length left (the time the delivery about to start may take before the
     /// next renewal extends it).
-    func holds(_ group: String, at date: Date) -> Bool {
+    func holds(_ group: String, at instant: ContinuousClock.Instant) -> Bool {
         held.withLock { held in
-            held.groups.contains(group) && date < held.until.addingTimeInterval(-duration.timeInterval / 3)
+            held.groups.contains(group) && instant < held.until.advanced(by: .zero - duration / 3)
         }
     }
 
     /// A renewal at `date` kept these groups.
-    func renewed(keeping groups: Set<String>, at date: Date) {
-        let until = date.addingTimeInterval(duration.timeInterval)
+    func renewed(keeping groups: Set<String>, at instant: ContinuousClock.Instant) {
+        let until = instant.advanced(by: duration)
         held.withLock { held in
             held.groups.formIntersection(groups)
             held.until = max(held.until, until)
@@ -52,9 +52,11 @@ final class ClaimLease: Sendable {
     func keepRenewed(in storage: any SharedQueueStorage, clock: any CourierClock) async {
         while !Task.isCancelled {
             do { try await clock.sleep(until: clock.now.advanced(by: duration / 3)) } catch { return }
-            let date = clock.date
-            guard let kept = try? await storage.renewClaims(now: date) else { continue }
-            renewed(keeping: kept, at: date)
+            // Timed from before the statement: the storage's lease, on the database's clock,
+            // ends no sooner than this process counts on its own monotonic clock.
+            let sent = clock.now
+            guard let kept = try? await storage.renewClaims(now: clock.date) else { continue }
+            renewed(keeping: kept, at: sent)
         }
     }
 }

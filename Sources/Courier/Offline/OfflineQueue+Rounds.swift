@@ -15,8 +15,9 @@ extension OfflineQueue {
         waitingForSignIn = waitingForSignIn.filter { now.timeIntervalSince($0.value.since) < Self.signInWaitInSharedStorage }
         var heldBack = waitingForSignIn.values.reduce(into: Set<String>()) { $0.formUnion($1.groups) }
         while !Task.isCancelled, !isWaitingForSignIn {
-            let claimedAt = clock.date
-            guard let claimed = try? await shared.claim(now: claimedAt, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),
+            // The lease is timed here on the monotonic clock, from before the claim's statement.
+            let claimedAt = clock.now
+            guard let claimed = try? await shared.claim(now: clock.date, ignoringBackoff: ignoringBackoff, excluding: heldBack, limit: Self.claimLimit),
                   !claimed.isEmpty else { return }
             let removed = Set(delivered)
             // Renewed in the background for as long as the writes take, however long one of them does.
@@ -81,7 +82,7 @@ extension OfflineQueue {
                 continue
             }
             if Task.isCancelled { return (progress, heldBack) }
-            if let lease, !lease.holds(heldBackKey(item), at: clock.date) {
+            if let lease, !lease.holds(heldBackKey(item), at: clock.now) {
                 // Its lease ran out (another process may deliver it now): left to that one.
                 heldBack.insert(heldBackKey(item))
                 continue

@@ -18,7 +18,7 @@ extension OfflineQueue {
             // a write can wait for a worker that stopped hearing.
             let poll = clock.date.addingTimeInterval(max(1, shared.lease.timeInterval))
             do {
-                let next = try await shared.nextDelivery()
+                let next = try await shared.nextDelivery(now: clock.date)
                 scheduleWakeup(at: max(min(next ?? poll, poll), clock.date.addingTimeInterval(1)))
             } catch {
                 scheduleWakeup(at: clock.date.addingTimeInterval(1))

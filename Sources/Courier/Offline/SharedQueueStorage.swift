@@ -13,15 +13,19 @@ public protocol SharedQueueStorage: QueueStorage {
     /// returns them in order; a group another process holds under a lease that has not ended
     /// is left alone.
     /// - Parameters:
-    ///   - now: The current date: leases end `lease` after it.
+    ///   - now: The current date, for backoffs (a write's next attempt was set on this
+    ///     process's clock). Leases are a shared storage's to time, on one clock for every
+    ///     process (the database's), since processes' clocks differ.
     ///   - ignoringBackoff: Whether a group whose first write is still in its backoff may be claimed.
     ///   - excluding: Groups (``groupKey(of:)``) not to claim: those this round already tried.
     ///   - limit: The most writes to return.
     func claim(now: Date, ignoringBackoff: Bool, excluding: Set<String>, limit: Int) async throws -> [QueuedRequest]
 
-    /// Extends this process's leases to `lease` after `now`, and returns the groups
+    /// Extends this process's leases to `lease` from now on the storage's clock, and returns the groups
     /// (``groupKey(of:)``) it still holds: a group whose lease ended meanwhile and that another
     /// process claimed is not among them, and this process must not deliver from it any more.
+    /// - Parameter now: The current date on this process's clock (a storage that times leases
+    ///   on one clock for every process, as PostgreSQL's does, need not use it).
     @discardableResult
     func renewClaims(now: Date) async throws -> Set<String>
 
@@ -34,7 +38,9 @@ public protocol SharedQueueStorage: QueueStorage {
     /// The earliest moment a pending write another round could deliver becomes due: its next
     /// attempt, or, in a group another process holds, the end of that lease. `nil` when
     /// nothing is pending.
-    func nextDelivery() async throws -> Date?
+    /// - Parameter now: The current date on this process's clock, which the answer is on too
+    ///   (the end of another process's lease, timed by the storage, is converted to it).
+    func nextDelivery(now: Date) async throws -> Date?
 
     /// Yields when any process appends a write, so that idle processes start delivering at
     /// once; timers cover backoffs and leases.

@@ -16,6 +16,17 @@ struct PostgresQueueStorageTests {
         )
     }
 
+    /// Ends every lease now on the database's clock, which times them: what the passing of a
+    /// lease does, without waiting for it.
+    private func endLeases(_ database: CourierPostgres.PostgresDatabase) async throws {
+        try await database.withConnection("ending leases") { connection in
+            try await connection.query(
+                "UPDATE courier_outbox_groups SET leased_until = clock_timestamp() - interval '1 millisecond' WHERE leased_until IS NOT NULL",
+                logger: database.logger
+            )
+        }
+    }
+
     @Test func writesComeBackInOrderAndUpdatesAndRemovalsHold() async throws {
         try await PrivatePostgres.withDatabase { database, _ in
             let storage = PostgresQueueStorage(database: database)
@@ -42,7 +53,8 @@ struct PostgresQueueStorageTests {
             #expect(first.map(\.id) == ["w0", "w1", "w2", "w3", "w4"])
             #expect(try await two.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100).isEmpty)
             // The first process died: its lease ends, and the other takes the writes, in order.
-            let taken = try await two.claim(now: start.addingTimeInterval(31), ignoringBackoff: false, excluding: [], limit: 100)
+            try await endLeases(database)
+            let taken = try await two.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100)
             #expect(taken.map(\.id) == ["w0", "w1", "w2", "w3", "w4"])
             try await two.releaseClaims()
             let byGroup = try await one.claim(now: start, ignoringBackoff: false, excluding: ["default\u{1F}alice"], limit: 100)
@@ -75,7 +87,7 @@ struct PostgresQueueStorageTests {
             try await storage.append(first)
             try await storage.append(write(1, account: "a"))
             #expect(try await storage.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100).isEmpty)
-            #expect(try await storage.nextDelivery() == start.addingTimeInterval(20))
+            #expect(try await storage.nextDelivery(now: start) == start.addingTimeInterval(20))
             #expect(try await storage.claim(now: start, ignoringBackoff: true, excluding: [], limit: 100).map(\.id) == ["w0", "w1"])
         }
     }
@@ -121,11 +133,31 @@ struct PostgresQueueStorageTests {
             try await one.append(write(0, account: "alice"))
             try await one.append(write(1, account: "bob"))
             #expect(try await one.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100).count == 2)
-            #expect(try await one.renewClaims(now: start.addingTimeInterval(10)) == ["default\u{1F}alice", "default\u{1F}bob"])
-            // One stalls past its lease (renewed at +10, so held to +40); two takes both groups.
-            #expect(try await two.claim(now: start.addingTimeInterval(41), ignoringBackoff: false, excluding: [], limit: 100).count == 2)
-            #expect(try await one.renewClaims(now: start.addingTimeInterval(42)).isEmpty, "one must not deliver from them any more")
-            #expect(try await two.renewClaims(now: start.addingTimeInterval(42)) == ["default\u{1F}alice", "default\u{1F}bob"])
+            #expect(try await one.renewClaims(now: start) == ["default\u{1F}alice", "default\u{1F}bob"])
+            #expect(try await two.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100).isEmpty, "renewed: still one's")
+            // One stalls past its lease; two takes both groups.
+            try await endLeases(database)
+            #expect(try await two.claim(now: start, ignoringBackoff: false, excluding: [], limit: 100).count == 2)
+            #expect(try await one.renewClaims(now: start).isEmpty, "one must not deliver from them any more")
+            #expect(try await two.renewClaims(now: start) == ["default\u{1F}alice", "default\u{1F}bob"])
+        }
+    }
+
+    @Test func aProcessWhoseClockRunsAheadByMoreThanALeaseTakesNoGroupAnotherHolds() async throws {
+        try await PrivatePostgres.withDatabase { database, _ in
+            // Two machines whose wall clocks are 10 s apart, with a lease of 5 s.
+            let behind = PostgresQueueStorage(database: database, lease: .seconds(5))
+            let ahead = PostgresQueueStorage(database: database, lease: .seconds(5))
+            for number in 0..<3 { try await behind.append(write(number, account: "alice")) }
+            // The writes are due at `start` on the clock behind.
+            let now = start
+            #expect(try await behind.claim(now: now, ignoringBackoff: false, excluding: [], limit: 100).count == 3)
+            // The lease is the database's to time: the clock ahead sees it held, and waits.
+            #expect(try await ahead.claim(now: now.addingTimeInterval(10), ignoringBackoff: false, excluding: [], limit: 100).isEmpty)
+            #expect(try await behind.renewClaims(now: now) == ["default\u{1F}alice"])
+            // Either clock is told when the lease ends on its own terms: at most the lease away.
+            let due = try #require(try await ahead.nextDelivery(now: now.addingTimeInterval(10)))
+            #expect(due > now.addingTimeInterval(10) && due <= now.addingTimeInterval(15))
         }
     }
 
@@ -245,7 +277,7 @@ struct PostgresQueueStorageTests {
                 try await connection.query("UPDATE courier_outbox SET row_version = 99 WHERE id = 'w0'", logger: database.logger)
             }
             #expect(try await storage.claim(now: start.addingTimeInterval(60), ignoringBackoff: false, excluding: [], limit: 100).isEmpty)
-            #expect(try await storage.nextDelivery() == nil, "claim would not take the group at any time: no wake-up for it")
+            #expect(try await storage.nextDelivery(now: start) == nil, "claim would not take the group at any time: no wake-up for it")
         }
     }
 }
