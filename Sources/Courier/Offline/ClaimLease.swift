@@ -22,13 +22,14 @@ final class ClaimLease: Sendable {
     /// How long a claim lasts without renewal.
     let duration: Duration
 
-    /// The lease of groups claimed at `claimedAt` (a date taken before the claim was asked for).
+    /// The lease of groups claimed at `claimedAt` (an instant on the monotonic clock, taken before
+    /// the claim was asked for).
     init(groups: Set<String>, claimedAt: ContinuousClock.Instant, duration: Duration) {
         self.duration = duration
         held = Mutex(Held(groups: groups, until: claimedAt.advanced(by: duration)))
     }
 
-    /// Whether a write of `group` may still be sent at `date`: the group is held, and its lease
+    /// Whether a write of `group` may still be sent at `instant`: the group is held, and its lease
     /// has a third of its length left (the time the delivery about to start may take before the
     /// next renewal extends it).
     func holds(_ group: String, at instant: ContinuousClock.Instant) -> Bool {
@@ -37,7 +38,7 @@ final class ClaimLease: Sendable {
         }
     }
 
-    /// A renewal at `date` kept these groups.
+    /// A renewal asked for at `instant` kept these groups.
     func renewed(keeping groups: Set<String>, at instant: ContinuousClock.Instant) {
         let until = instant.advanced(by: duration)
         held.withLock { held in
