@@ -104,9 +104,8 @@ public final class APIClient: Sendable {
             let connectivity = configuration.connectivity
             let auth = configuration.auth
             let accounts = configuration.accounts
-            // With sessions per account, each write goes as its own account while that one is
-            // signed in; otherwise only the signed-in account's writes go.
-            // A credential that cannot be read throws: the queue then decides nothing for that account.
+            // With sessions per account, each write goes as its own account while that one is signed in;
+            // otherwise only the signed-in account's. An unreadable credential throws: nothing is decided.
             let currentAccount: OfflineQueue.AccountSource = { owner in
                 if let accounts { return try await accounts.hasCredential(owner) }
                 return try await auth?.credential?.accountID == owner

@@ -48,22 +48,22 @@ extension OfflineQueue {
         _ items: [QueuedRequest], ignoringBackoff: Bool, lease: ClaimLease? = nil
     ) async -> (progress: Int, heldBack: Set<String>) {
         guard let sender else { return (0, []) }
-        var mayDeliver: [String: Bool?] = [:]
+        var standings: [String: AccountStanding] = [:]
         var heldBack = Set<String>()
         var batched = Set<String>()
         var progress = 0
         for item in items where item.state == .pending && !heldBack.contains(heldBackKey(item)) && !batched.contains(item.id) {
             if let owner = item.account {
-                let allowed: Bool?
-                if let known = mayDeliver[owner] { allowed = known } else {
-                    allowed = await standing(of: owner)
-                    mayDeliver[owner] = .some(allowed)
+                let standing: AccountStanding
+                if let known = standings[owner] { standing = known } else {
+                    standing = await self.standing(of: owner)
+                    standings[owner] = standing
                 }
-                if allowed != true {
+                if standing != .signedIn {
                     // Never signed as another user: kept for its account, or dropped by policy,
                     // only when that account is known to be signed out (an unreadable
                     // credential says nothing: the write is kept).
-                    if allowed == false, otherAccountWrites == .drop, (try? await storage.remove(id: item.id)) != nil {
+                    if standing == .signedOut, otherAccountWrites == .drop, (try? await storage.remove(id: item.id)) != nil {
                         forget(item)
                         observers.publish(.dropped(id: item.id, reason: "made by another account, which is not signed in"))
                         continue

@@ -37,21 +37,21 @@ extension OfflineQueue {
     /// ``replay()`` wakes the queue for it), or a timer would fire again at once, in a loop.
     private func nextDue(in items: [QueuedRequest]) async -> Date? {
         var seenQueues = Set<String>()
-        var mayDeliver: [String: Bool?] = [:]
+        var standings: [String: AccountStanding] = [:]
         var next: Date?
         for item in items where item.state == .pending && seenQueues.insert(heldBackKey(item)).inserted {
             if deliversAsOwner, waitingForSignIn[item.account ?? ""] != nil { continue }
             var due = item.nextAttemptAt
             if let owner = item.account {
-                if mayDeliver[owner] == nil { mayDeliver[owner] = .some(await standing(of: owner)) }
-                switch mayDeliver[owner] {
-                case .some(.some(true)):
+                if standings[owner] == nil { standings[owner] = await standing(of: owner) }
+                switch standings[owner] {
+                case .signedIn:
                     break
-                case .some(.none):
+                case .unknown:
                     // Its account's standing could not be told (an unreadable credential): asked
                     // again a little later rather than left until a sign-in that may never come.
                     due = max(due, clock.date.addingTimeInterval(Self.standingRecheck.timeInterval))
-                default:
+                case .signedOut, nil:
                     continue
                 }
             }

@@ -82,10 +82,20 @@ public actor OfflineQueue {
     /// How soon the queue asks again about an account whose standing could not be told.
     static let standingRecheck: Duration = .seconds(5)
 
-    /// Whether an account's writes may be delivered now: `nil` when that cannot be told.
-    func standing(of account: String) async -> Bool? {
-        guard let mayDeliverAs else { return false }
-        return try? await mayDeliverAs(account)
+    /// Whether an account's writes may be delivered now.
+    enum AccountStanding {
+        /// Signed in: its writes go.
+        case signedIn
+        /// Known to be signed out: its writes wait, or are dropped by policy.
+        case signedOut
+        /// Its credential could not be read: nothing is decided for it (see ``standingRecheck``).
+        case unknown
+    }
+
+    /// An account's standing now.
+    func standing(of account: String) async -> AccountStanding {
+        guard let mayDeliverAs else { return .signedOut }
+        do { return try await mayDeliverAs(account) ? .signedIn : .signedOut } catch { return .unknown }
     }
 
     /// The queue name used when a request names none.
